@@ -1,0 +1,185 @@
+// CUDA backend: one block per chunk; its threads stride over the chunk's stream
+// groups, then a CUB block reduction (deterministic) writes the chunk partial.
+// The result of a chunk depends only on the chunk, never on the grid.
+#include <cub/block/block_reduce.cuh>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "app/backend.hpp"
+
+namespace mcsim {
+
+namespace {
+
+constexpr int kBlock = 256;
+constexpr std::uint64_t kMaxChunksPerLaunch = 1 << 14;
+
+void check(cudaError_t e, int device, const std::string& what) {
+  if (e != cudaSuccess)
+    throw std::runtime_error("CUDA error on device " + std::to_string(device) + " during " + what +
+                             ": " + cudaGetErrorString(e));
+}
+
+template <class Kernel, int Block>
+__global__ void __launch_bounds__(Block)
+    chunk_kernel(const Kernel kernel, const ChunkGeometry geo, std::uint64_t first_chunk, double* out) {
+  using Acc = reduce::Moments<Kernel::kOutputs>;
+  Acc acc;
+  const std::uint64_t chunk = first_chunk + blockIdx.x;
+  const GroupRange r = chunk_groups<Kernel::kGroup>(geo, chunk);
+  for (std::uint64_t g = r.first + threadIdx.x; g < r.last; g += Block) run_group(kernel, geo, r, g, acc);
+
+  using BlockReduce = cub::BlockReduce<double, Block>;
+  __shared__ typename BlockReduce::TempStorage temp;
+#pragma unroll
+  for (int i = 0; i < Acc::size; ++i) {
+    const double total = BlockReduce(temp).Sum(acc.v[i]);
+    if (threadIdx.x == 0) out[static_cast<std::size_t>(blockIdx.x) * Acc::size + i] = total;
+    __syncthreads();  // temp is reused by the next field
+  }
+}
+
+class CudaBackend : public Backend {
+ public:
+  explicit CudaBackend(int device) : device_(device) {
+    cudaDeviceProp prop{};
+    check(cudaGetDeviceProperties(&prop, device_), device_, "device query");
+    name_ = "cuda:" + std::to_string(device_) + " " + prop.name;
+    timing_.device = name_;
+  }
+  ~CudaBackend() override {
+    if (out_) cudaFree(out_);
+  }
+  std::string name() const override { return "cuda"; }
+  std::vector<std::string> devices() const override { return {name_}; }
+  std::vector<DeviceTiming> timings() const override { return {timing_}; }
+
+  void run(const PathKernel& kernel, const ChunkGeometry& geo, std::uint64_t first,
+           std::uint64_t last, double* out, Progress* progress) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    check(cudaSetDevice(device_), device_, "device selection");
+    const std::size_t width = tally_width(kernel);
+    std::visit([&](const auto& k) { launch_all(k, geo, first, last, width, out, progress); }, kernel);
+    timing_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+ private:
+  template <class Kernel>
+  void launch_all(const Kernel& kernel, const ChunkGeometry& geo, std::uint64_t first,
+                  std::uint64_t last, std::size_t width, double* out, Progress* progress) {
+    const std::size_t bytes = std::min(kMaxChunksPerLaunch, last - first) * width * sizeof(double);
+    if (bytes > out_bytes_) {
+      if (out_) cudaFree(out_);
+      out_ = nullptr;
+      check(cudaMalloc(&out_, bytes), device_, "allocation of chunk partials");
+      out_bytes_ = bytes;
+    }
+    cudaEvent_t start, stop;
+    check(cudaEventCreate(&start), device_, "event creation");
+    check(cudaEventCreate(&stop), device_, "event creation");
+    for (std::uint64_t c = first; c < last; c += kMaxChunksPerLaunch) {
+      const std::uint64_t n = std::min(kMaxChunksPerLaunch, last - c);
+      const std::string where = "chunks " + std::to_string(c) + ".." + std::to_string(c + n - 1);
+      check(cudaEventRecord(start), device_, where);
+      chunk_kernel<Kernel, kBlock><<<static_cast<unsigned>(n), kBlock>>>(kernel, geo, c, out_);
+      check(cudaGetLastError(), device_, "launch of " + where);
+      check(cudaEventRecord(stop), device_, where);
+      check(cudaMemcpy(out + (c - first) * width, out_, n * width * sizeof(double),
+                       cudaMemcpyDeviceToHost),
+            device_, "kernel of " + where);
+      float ms = 0;
+      check(cudaEventElapsedTime(&ms, start, stop), device_, where);
+      timing_.kernel_ms += ms;
+      const std::uint64_t paths = std::min(geo.paths, (c + n) * geo.chunk_paths) - c * geo.chunk_paths;
+      timing_.paths += paths;
+      if (progress) progress->add(paths);
+    }
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+
+  int device_;
+  std::string name_;
+  double* out_ = nullptr;
+  std::size_t out_bytes_ = 0;
+  DeviceTiming timing_;
+};
+
+__global__ void draws_kernel(std::uint64_t seed, const std::uint64_t* subsequences, int n,
+                             std::uint32_t* words, float* normals_f, double* normals_d) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  rng::Stream a(seed, subsequences[i]), b(seed, subsequences[i]), c(seed, subsequences[i]);
+  const rng::Words4 w = a.next4();
+  const auto zf = rng::normals<float>(b);
+  const auto zd = rng::normals<double>(c);
+  for (int j = 0; j < 4; ++j) words[4 * i + j] = w.w[j], normals_f[4 * i + j] = zf.z[j];
+  for (int j = 0; j < 2; ++j) normals_d[2 * i + j] = zd.z[j];
+}
+
+}  // namespace
+
+StreamDraws cuda_stream_draws(std::uint64_t seed, const std::vector<std::uint64_t>& subsequences) {
+  StreamDraws out;
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0 || subsequences.empty()) {
+    cudaGetLastError();
+    return out;
+  }
+  const int n = static_cast<int>(subsequences.size());
+  std::uint64_t* d_sub = nullptr;
+  std::uint32_t* d_words = nullptr;
+  float* d_f = nullptr;
+  double* d_d = nullptr;
+  check(cudaMalloc(&d_sub, n * sizeof(std::uint64_t)), 0, "allocation");
+  check(cudaMalloc(&d_words, 4 * n * sizeof(std::uint32_t)), 0, "allocation");
+  check(cudaMalloc(&d_f, 4 * n * sizeof(float)), 0, "allocation");
+  check(cudaMalloc(&d_d, 2 * n * sizeof(double)), 0, "allocation");
+  check(cudaMemcpy(d_sub, subsequences.data(), n * sizeof(std::uint64_t), cudaMemcpyHostToDevice), 0, "copy");
+  draws_kernel<<<(n + 127) / 128, 128>>>(seed, d_sub, n, d_words, d_f, d_d);
+  check(cudaGetLastError(), 0, "stream check launch");
+  out.words.resize(4 * n);
+  out.normals_f.resize(4 * n);
+  out.normals_d.resize(2 * n);
+  check(cudaMemcpy(out.words.data(), d_words, 4 * n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost), 0, "stream check");
+  check(cudaMemcpy(out.normals_f.data(), d_f, 4 * n * sizeof(float), cudaMemcpyDeviceToHost), 0, "stream check");
+  check(cudaMemcpy(out.normals_d.data(), d_d, 2 * n * sizeof(double), cudaMemcpyDeviceToHost), 0, "stream check");
+  cudaFree(d_sub);
+  cudaFree(d_words);
+  cudaFree(d_f);
+  cudaFree(d_d);
+  return out;
+}
+
+std::unique_ptr<Backend> make_cuda_backend(std::string* why) {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0) {
+    if (why) *why = e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device";
+    cudaGetLastError();  // clear the sticky error of a failed query
+    return nullptr;
+  }
+  return std::make_unique<CudaBackend>(0);
+}
+
+std::vector<std::string> cuda_device_report() {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0)
+    return {std::string("no usable CUDA device: ") + (e != cudaSuccess ? cudaGetErrorString(e) : "none found")};
+  std::vector<std::string> lines;
+  for (int d = 0; d < count; ++d) {
+    cudaDeviceProp p{};
+    cudaGetDeviceProperties(&p, d);
+    lines.push_back("cuda:" + std::to_string(d) + "  " + p.name + "  compute " +
+                    std::to_string(p.major) + "." + std::to_string(p.minor) + "  " +
+                    std::to_string(p.multiProcessorCount) + " SMs  " +
+                    std::to_string(p.totalGlobalMem >> 20) + " MiB");
+  }
+  return lines;
+}
+
+}  // namespace mcsim

@@ -1,0 +1,35 @@
+// A progress line on stderr (paths done, rate, time left), shown only when stderr
+// is a terminal and the run has lasted a couple of seconds.
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+
+namespace mcsim {
+
+class Progress {
+ public:
+  Progress(std::uint64_t total_paths, bool enabled);
+  ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  void add(std::uint64_t paths) { done_.fetch_add(paths, std::memory_order_relaxed); }
+  void finish();
+
+ private:
+  void loop();
+  void draw(bool final);
+  std::uint64_t total_;
+  std::atomic<std::uint64_t> done_{0};
+  std::chrono::steady_clock::time_point start_;
+  bool enabled_, drawn_ = false, stop_ = false;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::thread thread_;
+};
+
+}  // namespace mcsim

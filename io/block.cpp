@@ -1,0 +1,245 @@
+#include "io/block.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+namespace mcsim::io {
+
+bool Range::contains(double x) const {
+  if (std::isnan(x)) return false;
+  const bool above = lo_open ? x > lo : x >= lo;
+  const bool below = hi_open ? x < hi : x <= hi;
+  return above && below;
+}
+
+static std::string num(double x) {
+  std::ostringstream s;
+  s << x;
+  return s.str();
+}
+
+std::string Range::describe() const {
+  const bool has_lo = lo > -1e308, has_hi = hi < 1e308;
+  if (has_lo && has_hi)
+    return std::string("in ") + (lo_open ? "(" : "[") + num(lo) + ", " + num(hi) +
+           (hi_open ? ")" : "]");
+  if (has_lo) return std::string(lo_open ? "> " : ">= ") + num(lo);
+  if (has_hi) return std::string(hi_open ? "< " : "<= ") + num(hi);
+  return "a number";
+}
+
+// Underscores may group digits (10_000_000) but not start, end or double up.
+static std::optional<std::string> strip_grouping(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '_') {
+      out += text[i];
+      continue;
+    }
+    const bool digit_before = i > 0 && std::isdigit(static_cast<unsigned char>(text[i - 1]));
+    const bool digit_after =
+        i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1]));
+    if (!digit_before || !digit_after) return std::nullopt;
+  }
+  return out;
+}
+
+std::optional<double> parse_number(const std::string& text) {
+  const auto s = strip_grouping(text);
+  if (!s || s->empty()) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(s->c_str(), &end);
+  if (end != s->c_str() + s->size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+std::optional<std::uint64_t> parse_count(const std::string& text) {
+  const auto s = strip_grouping(text);
+  if (!s || s->empty()) return std::nullopt;
+  if (std::all_of(s->begin(), s->end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+    if (s->size() > 19) return std::nullopt;
+    return std::strtoull(s->c_str(), nullptr, 10);
+  }
+  const auto v = parse_number(text);  // 1e7, 2.5e6
+  if (!v || *v < 0 || *v > 9.2e18 || std::floor(*v) != *v) return std::nullopt;
+  return static_cast<std::uint64_t>(*v);
+}
+
+static std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& options) {
+  std::string best;
+  std::size_t best_d = std::max<std::size_t>(2, word.size() / 3) + 1;
+  for (const auto& o : options) {
+    const std::size_t d = edit_distance(word, o);
+    if (d < best_d) best_d = d, best = o;
+  }
+  return best;
+}
+
+static std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+Block::Block(YAML::Node node, std::string path, Diagnostics& diag)
+    : node_(node), path_(std::move(path)), diag_(diag) {}
+
+bool Block::has(const std::string& key) const {
+  return node_.IsMap() && node_[key].IsDefined() && !node_[key].IsNull();
+}
+
+std::string Block::key_path(const std::string& key) const {
+  return path_.empty() ? key : path_ + "." + key;
+}
+
+const YAML::Mark Block::mark(const std::string& key) const {
+  return has(key) ? node_[key].Mark() : node_.Mark();
+}
+
+void Block::error(const std::string& key, const std::string& message) {
+  valid_ = false;
+  diag_.error(mark(key), key.empty() ? path_ : key_path(key), message);
+}
+
+void Block::not_available(const std::string& key, const std::string& what) {
+  known_.insert(key);
+  if (has(key)) error(key, what + " is not available in this version");
+}
+
+YAML::Node Block::scalar(const std::string& key, bool required) {
+  known_.insert(key);
+  const YAML::Node absent(YAML::NodeType::Undefined);
+  if (!node_.IsMap()) return absent;
+  if (!has(key)) {
+    if (required) error("", "missing required key '" + key + "'");
+    return absent;
+  }
+  const YAML::Node n = node_[key];
+  if (!n.IsScalar()) {
+    error(key, "expected a single value, got a " + std::string(n.IsSequence() ? "list" : "mapping"));
+    return absent;
+  }
+  return n;
+}
+
+double Block::real(const std::string& key, std::optional<double> fallback, Range range) {
+  const YAML::Node n = scalar(key, !fallback.has_value());
+  if (!n) return fallback.value_or(0.0);
+  const auto v = parse_number(n.Scalar());
+  if (!v) {
+    error(key, "expected a number, got '" + n.Scalar() + "'");
+    return fallback.value_or(0.0);
+  }
+  if (!range.contains(*v)) {
+    error(key, "must be " + range.describe() + " (got " + n.Scalar() + ")");
+    return fallback.value_or(0.0);
+  }
+  return *v;
+}
+
+std::uint64_t Block::count(const std::string& key, std::optional<std::uint64_t> fallback,
+                           std::uint64_t min) {
+  const YAML::Node n = scalar(key, !fallback.has_value());
+  if (!n) return fallback.value_or(min);
+  const auto v = parse_count(n.Scalar());
+  if (!v) {
+    error(key, "expected a whole number such as 1000000, 1e6 or 1_000_000, got '" + n.Scalar() + "'");
+    return fallback.value_or(min);
+  }
+  if (*v < min) {
+    error(key, "must be >= " + std::to_string(min) + " (got " + n.Scalar() + ")");
+    return fallback.value_or(min);
+  }
+  return *v;
+}
+
+std::string Block::text(const std::string& key, std::optional<std::string> fallback) {
+  const YAML::Node n = scalar(key, !fallback.has_value());
+  if (!n) return fallback.value_or("");
+  return n.Scalar();
+}
+
+std::string Block::choice(const std::string& key, const std::vector<std::string>& allowed,
+                          std::optional<std::string> fallback) {
+  const YAML::Node n = scalar(key, !fallback.has_value());
+  if (!n) return fallback.value_or("");
+  const std::string v = n.Scalar();
+  if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return v;
+  const std::string hint = did_you_mean(v, allowed);
+  error(key, "'" + v + "' is not one of: " + join(allowed) +
+                 (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+  return fallback.value_or("");
+}
+
+std::vector<std::string> Block::choices(const std::string& key,
+                                        const std::vector<std::string>& allowed) {
+  known_.insert(key);
+  std::vector<std::string> out;
+  if (!has(key)) return out;
+  const YAML::Node n = node_[key];
+  if (!n.IsSequence()) {
+    error(key, "expected a list such as [" + allowed.front() + "]");
+    return out;
+  }
+  for (const auto& item : n) {
+    const std::string v = item.IsScalar() ? item.Scalar() : "";
+    if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
+      const std::string hint = did_you_mean(v, allowed);
+      valid_ = false;
+      diag_.error(item.Mark(), key_path(key),
+                  "'" + v + "' is not one of: " + join(allowed) +
+                      (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+    } else {
+      out.push_back(v);
+    }
+  }
+  return out;
+}
+
+Block Block::child(const std::string& key, bool required) {
+  known_.insert(key);
+  if (!has(key)) {
+    if (required && node_.IsMap()) error("", "missing required block '" + key + "'");
+    return Block(YAML::Node(YAML::NodeType::Undefined), key_path(key), diag_);
+  }
+  const YAML::Node n = node_[key];
+  if (!n.IsMap()) {
+    error(key, "expected a mapping of keys (key: value)");
+    return Block(YAML::Node(YAML::NodeType::Undefined), key_path(key), diag_);
+  }
+  return Block(n, key_path(key), diag_);
+}
+
+void Block::finish() {
+  if (!node_.IsMap()) return;
+  const std::vector<std::string> allowed(known_.begin(), known_.end());
+  for (const auto& kv : node_) {
+    const std::string key = kv.first.Scalar();
+    if (known_.count(key)) continue;
+    const std::string hint = did_you_mean(key, allowed);
+    valid_ = false;
+    diag_.error(kv.first.Mark(), "",
+                "unknown key '" + key_path(key) + "'" +
+                    (hint.empty() ? " (allowed: " + join(allowed) + ")"
+                                  : " (did you mean '" + hint + "'?)"));
+  }
+}
+
+}  // namespace mcsim::io

@@ -1,0 +1,146 @@
+#include "io/config.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "io/block.hpp"
+#include "models/registry.hpp"
+
+namespace mcsim::io {
+
+const char* to_string(BackendChoice b) {
+  switch (b) {
+    case BackendChoice::Cpu: return "cpu";
+    case BackendChoice::Cuda: return "cuda";
+    default: return "auto";
+  }
+}
+
+const char* to_string(Precision p) { return p == Precision::Float ? "float" : "double"; }
+
+namespace {
+
+std::string stem(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  const auto dot = name.find_last_of('.');
+  return dot == std::string::npos ? name : name.substr(0, dot);
+}
+
+// Sets KEY=VALUE in the tree, creating mappings on the way.
+void apply_override(YAML::Node root, const std::string& assignment, Diagnostics& diag) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    diag.error(YAML::Mark::null_mark(), "",
+               "--set '" + assignment + "': expected KEY=VALUE, e.g. model.process.volatility=0.3");
+    return;
+  }
+  const std::string key = assignment.substr(0, eq);
+  YAML::Node value;
+  try {
+    value = YAML::Load(assignment.substr(eq + 1));
+  } catch (const YAML::Exception& e) {
+    diag.error(YAML::Mark::null_mark(), "", "--set " + key + ": cannot read value: " + e.msg);
+    return;
+  }
+  std::vector<std::string> parts;
+  std::stringstream ss(key);
+  for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);
+  YAML::Node cur = root;
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    YAML::Node next = cur[parts[i]];
+    if (next.IsDefined() && !next.IsNull() && !next.IsMap()) {
+      diag.error(YAML::Mark::null_mark(), "",
+                 "--set " + key + ": '" + parts[i] + "' holds a value, not a block of keys");
+      return;
+    }
+    if (!next.IsMap()) cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
+    cur.reset(cur[parts[i]]);
+  }
+  cur[parts.back()] = value;
+  diag.mark_overridden(key);
+}
+
+RunConfig parse_run(Block& run, const std::string& file) {
+  RunConfig r;
+  r.name = run.text("name", stem(file));
+  r.paths = run.count("paths", std::nullopt, 1);
+  r.seed = run.count("seed", 0);
+  r.chunk_paths = run.count("chunk_paths", kDefaultChunkPaths, kChunkMultiple);
+  if (r.chunk_paths % kChunkMultiple != 0)
+    run.error("chunk_paths", "must be a multiple of " + std::to_string(kChunkMultiple) +
+                                 " (got " + std::to_string(r.chunk_paths) + ")");
+  const std::string backend = run.choice("backend", {"auto", "cpu", "cuda"}, std::string("auto"));
+  r.backend = backend == "cpu" ? BackendChoice::Cpu
+              : backend == "cuda" ? BackendChoice::Cuda
+                                  : BackendChoice::Auto;
+  r.precision = run.choice("precision", {"float", "double"}, std::string("double")) == "float"
+                    ? Precision::Float
+                    : Precision::Double;
+  r.output = run.text("output", "results/" + r.name + ".h5");
+  run.not_available("target_rel_error", "stopping on a target error");
+  run.not_available("target_abs_error", "stopping on a target error");
+  run.not_available("checkpoint_s", "checkpointing");
+  run.finish();
+  return r;
+}
+
+}  // namespace
+
+Job load_job_text(const std::string& text, const std::string& label,
+                  const std::vector<std::string>& overrides) {
+  Diagnostics diag(label);
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    diag.error_at(e.mark.line + 1, e.mark.column + 1, "YAML syntax error: " + e.msg);
+    throw ConfigError(diag);
+  }
+  if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  if (!root.IsMap()) {
+    diag.error(root.Mark(), "", "a job file is a mapping with the blocks run: and model:");
+    throw ConfigError(diag);
+  }
+  for (const auto& o : overrides) apply_override(root, o, diag);
+
+  Job job;
+  job.file = label;
+  Block top(root, "", diag);
+  Block run = top.child("run", true);
+  job.run = parse_run(run, label);
+
+  Block model = top.child("model", true);
+  std::vector<std::string> types;
+  for (const auto& f : model_families()) types.push_back(f.type);
+  job.model_type = model.choice("type", types, std::nullopt);
+  for (const auto& f : model_families()) {
+    if (f.type == job.model_type) job.model = f.parse(model);
+  }
+  if (!job.model_type.empty()) model.finish();
+  top.not_available("scenarios", "what-if scenarios");
+  top.not_available("sweep", "parameter sweeps");
+  top.finish();
+
+  if (!diag.empty()) throw ConfigError(diag);
+  YAML::Emitter out;
+  out << root;
+  job.yaml = out.c_str();
+  return job;
+}
+
+Job load_job_file(const std::string& path, const std::vector<std::string>& overrides) {
+  std::ifstream in(path);
+  if (!in) {
+    Diagnostics diag(path);
+    diag.error(YAML::Mark::null_mark(), "", "cannot open the config file");
+    throw ConfigError(diag);
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return load_job_text(ss.str(), path, overrides);
+}
+
+}  // namespace mcsim::io

@@ -1,0 +1,34 @@
+#include "io/diagnostics.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+namespace mcsim::io {
+
+void Diagnostics::error(const YAML::Mark& mark, const std::string& key_path,
+                        const std::string& message) {
+  const std::string text = key_path.empty() ? message : key_path + ": " + message;
+  for (const auto& o : overridden_) {
+    if (key_path == o || key_path.rfind(o + ".", 0) == 0) {
+      lines_.push_back("--set " + o + ": " + message);
+      return;
+    }
+  }
+  if (mark.is_null()) {
+    lines_.push_back(file_ + ": " + text);
+  } else {
+    error_at(mark.line + 1, mark.column + 1, text);
+  }
+}
+
+void Diagnostics::error_at(int line, int column, const std::string& message) {
+  lines_.push_back(file_ + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
+                   message);
+}
+
+std::string Diagnostics::report() const {
+  std::string out;
+  for (const auto& l : lines_) out += l + "\n";
+  return out;
+}
+
+}  // namespace mcsim::io

@@ -1,0 +1,42 @@
+// Config errors collected with their place (FILE:LINE:COLUMN, or the --set option
+// that supplied the value) and reported together.
+#pragma once
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace YAML {
+class Mark;
+}
+
+namespace mcsim::io {
+
+class Diagnostics {
+ public:
+  explicit Diagnostics(std::string file) : file_(std::move(file)) {}
+
+  // key_path is the dotted key the error is about ("model.process.volatility").
+  void error(const YAML::Mark& mark, const std::string& key_path, const std::string& message);
+  void error_at(int line, int column, const std::string& message);
+  void mark_overridden(const std::string& key_path) { overridden_.insert(key_path); }
+
+  bool empty() const { return lines_.empty(); }
+  const std::vector<std::string>& lines() const { return lines_; }
+  std::string report() const;
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string file_;
+  std::set<std::string> overridden_;
+  std::vector<std::string> lines_;
+};
+
+// Thrown once all errors of a config are known; what() holds every line.
+class ConfigError : public std::runtime_error {
+ public:
+  explicit ConfigError(const Diagnostics& d) : std::runtime_error(d.report()), lines(d.lines()) {}
+  std::vector<std::string> lines;
+};
+
+}  // namespace mcsim::io

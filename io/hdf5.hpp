@@ -1,0 +1,57 @@
+// A small typed layer over the HDF5 C API: owned handles, attributes and datasets
+// by value, and an error (with the file name) instead of a negative id.
+#pragma once
+#include <hdf5.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mcsim::io::h5 {
+
+// Owns an HDF5 id and closes it with the matching H5?close.
+class Handle {
+ public:
+  Handle() = default;
+  Handle(hid_t id, herr_t (*close)(hid_t), const std::string& what);
+  ~Handle();
+  Handle(Handle&& o) noexcept;
+  Handle& operator=(Handle&& o) noexcept;
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  hid_t id() const { return id_; }
+  operator hid_t() const { return id_; }
+
+ private:
+  hid_t id_ = -1;
+  herr_t (*close_)(hid_t) = nullptr;
+};
+
+Handle create_file(const std::string& path);
+Handle open_file(const std::string& path);
+Handle create_group(hid_t parent, const std::string& name);
+Handle open_group(hid_t parent, const std::string& name);
+bool exists(hid_t parent, const std::string& name);
+std::vector<std::string> children(hid_t group);
+
+void write_attr(hid_t loc, const std::string& name, const std::string& value);
+void write_attr(hid_t loc, const std::string& name, double value);
+void write_attr(hid_t loc, const std::string& name, std::uint64_t value);
+void write_attr(hid_t loc, const std::string& name, const std::vector<std::string>& value);
+void write_attr(hid_t loc, const std::string& name, const std::vector<double>& value);
+std::string read_attr_string(hid_t loc, const std::string& name);
+double read_attr_double(hid_t loc, const std::string& name);
+std::uint64_t read_attr_uint(hid_t loc, const std::string& name);
+std::vector<std::string> read_attr_strings(hid_t loc, const std::string& name);
+std::vector<std::string> attr_names(hid_t loc);
+
+// A rows x cols array of doubles (cols = 0 for a vector).
+void write_dataset(hid_t group, const std::string& name, const std::vector<double>& data,
+                   std::size_t rows, std::size_t cols);
+std::vector<double> read_dataset(hid_t group, const std::string& name, std::size_t* rows,
+                                 std::size_t* cols);
+
+// Fixed-length strings of this many bytes in compound tables.
+constexpr std::size_t kNameBytes = 64;
+
+}  // namespace mcsim::io::h5

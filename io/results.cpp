@@ -1,0 +1,205 @@
+#include "io/results.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include "io/hdf5.hpp"
+
+namespace mcsim::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct EstimateRow {
+  char name[h5::kNameBytes];
+  double value, std_error, ci_low, ci_high;
+  std::uint64_t samples;
+};
+struct ReferenceRow {
+  char name[h5::kNameBytes];
+  double value;
+};
+
+h5::Handle name_type() {
+  h5::Handle t(H5Tcopy(H5T_C_S1), H5Tclose, "make a string type");
+  H5Tset_size(t, h5::kNameBytes);
+  return t;
+}
+
+h5::Handle estimate_type() {
+  h5::Handle t(H5Tcreate(H5T_COMPOUND, sizeof(EstimateRow)), H5Tclose, "make a table type");
+  h5::Handle s = name_type();
+  H5Tinsert(t, "name", HOFFSET(EstimateRow, name), s);
+  H5Tinsert(t, "value", HOFFSET(EstimateRow, value), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t, "std_error", HOFFSET(EstimateRow, std_error), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t, "ci_low", HOFFSET(EstimateRow, ci_low), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t, "ci_high", HOFFSET(EstimateRow, ci_high), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t, "samples", HOFFSET(EstimateRow, samples), H5T_NATIVE_UINT64);
+  return t;
+}
+
+h5::Handle reference_type() {
+  h5::Handle t(H5Tcreate(H5T_COMPOUND, sizeof(ReferenceRow)), H5Tclose, "make a table type");
+  h5::Handle s = name_type();
+  H5Tinsert(t, "name", HOFFSET(ReferenceRow, name), s);
+  H5Tinsert(t, "value", HOFFSET(ReferenceRow, value), H5T_NATIVE_DOUBLE);
+  return t;
+}
+
+template <class Row>
+void write_table(hid_t group, const std::string& name, hid_t type, const std::vector<Row>& rows) {
+  const hsize_t dims[1] = {rows.size()};
+  h5::Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose, "make a dataspace");
+  h5::Handle d(H5Dcreate2(group, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+               H5Dclose, "create table '" + name + "'");
+  if (!rows.empty() && H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()) < 0)
+    throw std::runtime_error("HDF5: cannot write table '" + name + "'");
+}
+
+template <class Row>
+std::vector<Row> read_table(hid_t group, const std::string& name, hid_t type) {
+  h5::Handle d(H5Dopen2(group, name.c_str(), H5P_DEFAULT), H5Dclose, "open table '" + name + "'");
+  h5::Handle space(H5Dget_space(d), H5Sclose, "read table space");
+  std::vector<Row> rows(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
+  if (!rows.empty() && H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()) < 0)
+    throw std::runtime_error("HDF5: cannot read table '" + name + "'");
+  return rows;
+}
+
+void copy_name(char (&dst)[h5::kNameBytes], const std::string& src) {
+  std::memset(dst, 0, sizeof dst);
+  std::strncpy(dst, src.c_str(), sizeof dst - 1);
+}
+
+void write_scenario(hid_t scenarios, const ScenarioResult& s) {
+  h5::Handle g = h5::create_group(scenarios, s.name);
+  for (const auto& [key, value] : s.overrides) h5::write_attr(g, key, value);
+
+  std::vector<EstimateRow> est;
+  for (const auto& e : s.estimates) {
+    EstimateRow r{};
+    copy_name(r.name, e.name);
+    r.value = e.value, r.std_error = e.std_error, r.ci_low = e.ci_low, r.ci_high = e.ci_high;
+    r.samples = e.samples;
+    est.push_back(r);
+  }
+  write_table(g, "estimates", estimate_type(), est);
+
+  if (!s.references.empty()) {
+    std::vector<ReferenceRow> ref;
+    for (const auto& x : s.references) {
+      ReferenceRow r{};
+      copy_name(r.name, x.name);
+      r.value = x.value;
+      ref.push_back(r);
+    }
+    write_table(g, "reference", reference_type(), ref);
+  }
+
+  h5::Handle chunks = h5::create_group(g, "chunks");
+  const std::size_t width = s.tally_layout.size();
+  h5::write_dataset(chunks, "tally", s.chunk_tallies, width ? s.chunk_tallies.size() / width : 0, width);
+  h5::write_attr(chunks, "layout", s.tally_layout);
+}
+
+}  // namespace
+
+void check_writable(const std::string& path, bool force) {
+  if (fs::exists(path) && !force)
+    throw std::runtime_error("'" + path + "' exists; pass --force to overwrite it or -o to write elsewhere");
+}
+
+void write_results(const std::string& path, const Results& r, bool force) {
+  check_writable(path, force);
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) fs::create_directories(parent);
+  const std::string tmp = path + ".tmp";
+  try {
+    h5::Handle f = h5::create_file(tmp);
+    h5::write_attr(f, "format", std::string("mcsim-results"));
+    h5::write_attr(f, "format_version", kFormatVersion);
+    h5::write_attr(f, "mcsim_version", r.mcsim_version);
+    h5::write_attr(f, "git_sha", r.git_sha);
+    h5::write_attr(f, "created", r.created);
+    h5::write_attr(f, "command_line", r.command_line);
+    h5::write_attr(f, "config", r.config);
+    h5::write_attr(f, "seed", r.seed);
+    h5::write_attr(f, "paths", r.paths);
+    h5::write_attr(f, "chunk_paths", r.chunk_paths);
+    h5::write_attr(f, "ranks", r.ranks);
+    h5::write_attr(f, "devices", r.devices);
+    h5::write_attr(f, "backend", r.backend);
+    h5::write_attr(f, "precision", r.precision);
+
+    h5::Handle scenarios = h5::create_group(f, "scenarios");
+    for (const auto& s : r.scenarios) write_scenario(scenarios, s);
+
+    h5::Handle timing = h5::create_group(f, "timing");
+    h5::write_attr(timing, "wall_s", r.wall_s);
+    h5::write_attr(timing, "paths_per_s", r.paths_per_s);
+    for (const auto& [stage, seconds] : r.stage_seconds) h5::write_attr(timing, stage + "_s", seconds);
+    std::vector<std::string> names;
+    std::vector<double> secs, kernel_ms, paths;
+    for (const auto& d : r.device_times) {
+      names.push_back(d.device);
+      secs.push_back(d.seconds);
+      kernel_ms.push_back(d.kernel_ms);
+      paths.push_back(static_cast<double>(d.paths));
+    }
+    h5::write_attr(timing, "device_names", names);
+    h5::write_attr(timing, "device_seconds", secs);
+    h5::write_attr(timing, "device_kernel_ms", kernel_ms);
+    h5::write_attr(timing, "device_paths", paths);
+  } catch (...) {
+    std::remove(tmp.c_str());
+    throw;
+  }
+  fs::rename(tmp, path);
+}
+
+Results read_results(const std::string& path) {
+  if (!fs::exists(path)) throw std::runtime_error("'" + path + "' does not exist");
+  h5::Handle f = h5::open_file(path);
+  Results r;
+  if (!h5::exists(f, "scenarios") || h5::read_attr_string(f, "format") != "mcsim-results")
+    throw std::runtime_error("'" + path + "' is not an mcsim results file");
+  r.mcsim_version = h5::read_attr_string(f, "mcsim_version");
+  r.git_sha = h5::read_attr_string(f, "git_sha");
+  r.created = h5::read_attr_string(f, "created");
+  r.command_line = h5::read_attr_string(f, "command_line");
+  r.config = h5::read_attr_string(f, "config");
+  r.backend = h5::read_attr_string(f, "backend");
+  r.precision = h5::read_attr_string(f, "precision");
+  r.seed = h5::read_attr_uint(f, "seed");
+  r.paths = h5::read_attr_uint(f, "paths");
+  r.chunk_paths = h5::read_attr_uint(f, "chunk_paths");
+  r.ranks = h5::read_attr_uint(f, "ranks");
+  r.devices = h5::read_attr_strings(f, "devices");
+
+  h5::Handle scenarios = h5::open_group(f, "scenarios");
+  for (const auto& name : h5::children(scenarios)) {
+    ScenarioResult s;
+    s.name = name;
+    h5::Handle g = h5::open_group(scenarios, name);
+    for (const auto& key : h5::attr_names(g)) s.overrides.emplace_back(key, h5::read_attr_string(g, key));
+    for (const auto& row : read_table<EstimateRow>(g, "estimates", estimate_type()))
+      s.estimates.push_back({std::string(row.name, strnlen(row.name, h5::kNameBytes)), row.value,
+                             row.std_error, row.ci_low, row.ci_high, row.samples});
+    if (h5::exists(g, "reference"))
+      for (const auto& row : read_table<ReferenceRow>(g, "reference", reference_type()))
+        s.references.push_back({std::string(row.name, strnlen(row.name, h5::kNameBytes)), row.value});
+    h5::Handle chunks = h5::open_group(g, "chunks");
+    s.tally_layout = h5::read_attr_strings(chunks, "layout");
+    s.chunk_tallies = h5::read_dataset(chunks, "tally", nullptr, nullptr);
+    r.scenarios.push_back(std::move(s));
+  }
+  h5::Handle timing = h5::open_group(f, "timing");
+  r.wall_s = h5::read_attr_double(timing, "wall_s");
+  r.paths_per_s = h5::read_attr_double(timing, "paths_per_s");
+  return r;
+}
+
+}  // namespace mcsim::io

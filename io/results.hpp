@@ -1,0 +1,49 @@
+// The results file (HDF5), laid out as the results-file contract says:
+//   /                  provenance attributes
+//   /scenarios/<name>/ estimates, reference, chunks/{tally, layout}
+//   /timing            wall and per-stage seconds, per-device times
+// Written to NAME.tmp and renamed, so a reader never sees half a file.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/model.hpp"
+#include "reduce/stats.hpp"
+
+namespace mcsim::io {
+
+constexpr std::uint64_t kFormatVersion = 1;
+
+struct ScenarioResult {
+  std::string name = "base";
+  std::vector<std::pair<std::string, std::string>> overrides;  // key -> value
+  std::vector<reduce::Estimate> estimates;
+  std::vector<Reference> references;
+  std::vector<std::string> tally_layout;  // one name per field of a chunk partial
+  std::vector<double> chunk_tallies;      // chunks x layout.size()
+};
+
+struct DeviceTime {
+  std::string device;
+  double seconds = 0, kernel_ms = 0;
+  std::uint64_t paths = 0;
+};
+
+struct Results {
+  std::string mcsim_version, git_sha, created, command_line, config, backend, precision;
+  std::uint64_t seed = 0, paths = 0, chunk_paths = 0, ranks = 1;
+  std::vector<std::string> devices;
+  std::vector<ScenarioResult> scenarios;
+  double wall_s = 0, paths_per_s = 0;
+  std::vector<std::pair<std::string, double>> stage_seconds;
+  std::vector<DeviceTime> device_times;
+};
+
+// Throws if `path` exists and !force; creates the parent folder.
+void check_writable(const std::string& path, bool force);
+void write_results(const std::string& path, const Results& r, bool force);
+Results read_results(const std::string& path);
+
+}  // namespace mcsim::io

@@ -1,0 +1,12 @@
+// Every path kernel the backends can run, one entry per model and precision.
+// Registering a model adds its kernels here and its parser in registry.cpp.
+#pragma once
+#include <variant>
+
+#include "models/option/european.hpp"
+
+namespace mcsim {
+
+using PathKernel = std::variant<option::EuropeanPath<float>, option::EuropeanPath<double>>;
+
+}  // namespace mcsim

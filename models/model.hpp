@@ -1,0 +1,30 @@
+// What the driver knows of a model: its estimate names, its analytic references
+// and a path kernel to run. The maths stays behind kernel().
+#pragma once
+#include <string>
+#include <vector>
+
+#include "models/kernels.hpp"
+
+namespace mcsim {
+
+enum class Precision { Float, Double };
+
+struct Reference {
+  std::string name;
+  double value;
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+  // Estimate names, in tally order.
+  virtual std::vector<std::string> outputs() const = 0;
+  // Closed-form values of some outputs, where the model has them.
+  virtual std::vector<Reference> references() const = 0;
+  virtual PathKernel kernel(Precision precision) const = 0;
+  // One line for the terminal summary.
+  virtual std::string describe() const = 0;
+};
+
+}  // namespace mcsim

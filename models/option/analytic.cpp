@@ -1,0 +1,46 @@
+#include "models/option/analytic.hpp"
+
+#include <cmath>
+
+namespace mcsim::option {
+
+double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+double normal_pdf(double x) { return std::exp(-0.5 * x * x) / std::sqrt(2.0 * M_PI); }
+
+namespace {
+struct D12 {
+  double d1, d2;
+};
+D12 d12(const BsmInput& in) {
+  const double sd = in.volatility * std::sqrt(in.maturity);
+  const double d1 =
+      (std::log(in.spot / in.strike) + (in.rate - in.dividend + 0.5 * in.volatility * in.volatility) * in.maturity) / sd;
+  return {d1, d1 - sd};
+}
+}  // namespace
+
+double bsm_price(const BsmInput& in) {
+  const auto d = d12(in);
+  const double df = std::exp(-in.rate * in.maturity), qf = std::exp(-in.dividend * in.maturity);
+  const double w = in.call ? 1.0 : -1.0;
+  return w * (in.spot * qf * normal_cdf(w * d.d1) - in.strike * df * normal_cdf(w * d.d2));
+}
+
+double bsm_delta(const BsmInput& in) {
+  const auto d = d12(in);
+  const double qf = std::exp(-in.dividend * in.maturity);
+  return in.call ? qf * normal_cdf(d.d1) : qf * (normal_cdf(d.d1) - 1.0);
+}
+
+double bsm_vega(const BsmInput& in) {
+  const auto d = d12(in);
+  return in.spot * std::exp(-in.dividend * in.maturity) * normal_pdf(d.d1) * std::sqrt(in.maturity);
+}
+
+double digital_price(const BsmInput& in, double cash) {
+  const auto d = d12(in);
+  const double w = in.call ? 1.0 : -1.0;
+  return cash * std::exp(-in.rate * in.maturity) * normal_cdf(w * d.d2);
+}
+
+}  // namespace mcsim::option

@@ -1,0 +1,95 @@
+// One random stream per path: cuRAND's Philox4_32_10 sequence as set up by
+// curand_init(seed, subsequence, 0): key = seed, counter = (block, subsequence).
+// Streams depend on (seed, subsequence) alone, never on the thread that runs them.
+#pragma once
+#include <cstdint>
+
+#include "rng/hd.hpp"
+#include "rng/philox.hpp"
+
+namespace mcsim::rng {
+
+class Stream {
+ public:
+  MCSIM_HD Stream(std::uint64_t seed, std::uint64_t subsequence)
+      : ctr_{{0u, 0u, static_cast<std::uint32_t>(subsequence),
+              static_cast<std::uint32_t>(subsequence >> 32)}},
+        k0_(static_cast<std::uint32_t>(seed)),
+        k1_(static_cast<std::uint32_t>(seed >> 32)) {}
+
+  // The next block of four 32-bit words (what curand4() returns).
+  MCSIM_HD Words4 next4() {
+    const Words4 out = philox4x32_10(ctr_, k0_, k1_);
+    if (++ctr_.w[0] == 0) ++ctr_.w[1];
+    return out;
+  }
+
+ private:
+  Words4 ctr_;
+  std::uint32_t k0_, k1_;
+};
+
+// Word -> uniform on (0, 1], as curand_uniform() maps it.
+constexpr float kTwoPow32Inv = 2.3283064e-10f;  // 2^-32
+MCSIM_HD float uniform_float(std::uint32_t x) {
+  return static_cast<float>(x) * kTwoPow32Inv + kTwoPow32Inv / 2.0f;
+}
+
+// Two words -> uniform on (0, 1) with 53 random bits, as curand_uniform2_double().
+constexpr double kTwoPow53Inv = 1.1102230246251565e-16;  // 2^-53
+MCSIM_HD double uniform_double(std::uint32_t lo, std::uint32_t hi) {
+  const std::uint64_t z = static_cast<std::uint64_t>(lo) ^ (static_cast<std::uint64_t>(hi) << 21);
+  return static_cast<double>(z) * kTwoPow53Inv + kTwoPow53Inv / 2.0;
+}
+
+// Standard normals from one Philox block by Box-Muller: four in float (two words a
+// pair), two in double (four words a pair), as curand_normal4 / curand_normal2_double.
+template <class Real>
+struct NormalBlock;
+template <>
+struct NormalBlock<float> {
+  static constexpr int size = 4;
+  float z[4];
+};
+template <>
+struct NormalBlock<double> {
+  static constexpr int size = 2;
+  double z[2];
+};
+
+template <class Real>
+MCSIM_HD void box_muller(Real u, Real angle, Real* z0, Real* z1) {
+  Real s, c;
+  fast_sincos(angle, &s, &c);
+  const Real minus_two_log = Real(-2) * fast_log(u);
+  // The fast device logarithm may return a tiny positive value for u just below 1.
+  const Real r = sqrt(minus_two_log > Real(0) ? minus_two_log : Real(0));
+  *z0 = s * r;
+  *z1 = c * r;
+}
+
+constexpr double kTwoPi = 6.283185307179586;
+
+template <class Real>
+MCSIM_HD NormalBlock<Real> normals(Stream& s);
+
+template <>
+MCSIM_HD NormalBlock<float> normals<float>(Stream& s) {
+  const Words4 x = s.next4();
+  constexpr float kAngle = kTwoPow32Inv * static_cast<float>(kTwoPi);
+  NormalBlock<float> b;
+  box_muller(uniform_float(x.w[0]), x.w[1] * kAngle + kAngle / 2.0f, &b.z[0], &b.z[1]);
+  box_muller(uniform_float(x.w[2]), x.w[3] * kAngle + kAngle / 2.0f, &b.z[2], &b.z[3]);
+  return b;
+}
+
+template <>
+MCSIM_HD NormalBlock<double> normals<double>(Stream& s) {
+  const Words4 x = s.next4();
+  NormalBlock<double> b;
+  box_muller(uniform_double(x.w[0], x.w[1]), uniform_double(x.w[2], x.w[3]) * kTwoPi, &b.z[0],
+             &b.z[1]);
+  return b;
+}
+
+}  // namespace mcsim::rng

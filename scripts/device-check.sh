@@ -1,0 +1,21 @@
+#!/bin/bash
+# On a machine with a CUDA GPU: build, run every test (the [gpu] ones included),
+# validate on the GPU in double and float, and run the benchmarks. Logs go to
+# $OUT (or ./device-logs). Catch2 comes from .device-deps (../shared/device/stage-catch2.sh).
+set -uo pipefail
+out=${OUT:-device-logs}
+mkdir -p "$out"
+cd "$(dirname "$0")/.."
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
+cmake -S . -B build/device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DCMAKE_PREFIX_PATH="$PWD/.device-deps" > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+cmake --build build/device -j"$(nproc)" > "$out/build.log" 2>&1 || { grep -E 'error|Error' "$out/build.log" | head -30; exit 1; }
+grep -E 'spill|stack frame' "$out/build.log" | sort | uniq | head -8
+(cd build/device && ctest -j4 --output-on-failure > "$out/ctest.log" 2>&1); echo "ctest exit $?"
+grep -E 'tests passed|Failed|\*\*\*' "$out/ctest.log" | tail -12
+build/device/mcsim devices | tee "$out/devices.txt"
+build/device/mcsim validate --backend cuda > "$out/validate-cuda.txt" 2>&1; echo "validate cuda double exit $?"; tail -3 "$out/validate-cuda.txt"
+build/device/mcsim validate --backend cuda --set run.precision=float > "$out/validate-cuda-float.txt" 2>&1; echo "validate cuda float exit $?"; tail -3 "$out/validate-cuda-float.txt"
+build/device/mcsim run configs/quickstart.yaml --force -q | tee "$out/quickstart.txt"
+build/device/bench/bench_european cuda 28 9 | tee "$out/bench-cuda.txt"
+OMP_NUM_THREADS=1 build/device/bench/bench_european cpu 24 5 | tee "$out/bench-cpu.txt"

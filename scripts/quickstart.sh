@@ -1,0 +1,9 @@
+#!/bin/sh
+# Installs dependencies, builds mcsim (Release) and runs configs/quickstart.yaml on
+# the default backend: the GPU when one is usable, otherwise the CPU.
+set -eu
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+cmake --preset release
+cmake --build --preset release
+build/release/mcsim run configs/quickstart.yaml --force

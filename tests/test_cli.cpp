@@ -1,0 +1,77 @@
+// The mcsim executable as a user runs it: exit statuses, messages, files.
+#include <catch2/catch.hpp>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+struct Outcome {
+  int status;
+  std::string output;
+};
+Outcome mcsim(const std::string& args) {
+  const std::string cmd = std::string(MCSIM_EXE) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  std::string out;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  const int st = pclose(p);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+fs::path scratch() {
+  const fs::path d = fs::temp_directory_path() / ("mcsim-cli-" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d;
+}
+}  // namespace
+
+TEST_CASE("mcsim run and show and refusing to overwrite", "[cli]") {
+  const fs::path dir = scratch();
+  const std::string out = (dir / "q.h5").string();
+  const std::string config = std::string(MCSIM_SOURCE_DIR) + "/configs/quickstart.yaml";
+  auto r = mcsim("run " + config + " --backend cpu -o " + out + " --set run.paths=100000");
+  CHECK(r.status == 0);
+  CHECK(r.output.find("price") != std::string::npos);
+  CHECK(fs::exists(out));
+  r = mcsim("run " + config + " --backend cpu -o " + out);
+  CHECK(r.status == 1);
+  CHECK(r.output.find("--force") != std::string::npos);
+  r = mcsim("show " + out);
+  CHECK(r.status == 0);
+  CHECK(r.output.find("price") != std::string::npos);
+  CHECK(r.output.find("reference") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a bad config exits 2 and lists every error and writes nothing", "[cli]") {
+  const fs::path dir = scratch();
+  const fs::path config = dir / "bad.yaml";
+  std::ofstream(config) << "run:\n  paths: 1000\n  output: " << (dir / "never.h5").string()
+                        << "\nmodel:\n  type: option\n  process: {type: gbm, spot: 100, volatility: -1}\n"
+                           "  instrument: {type: european, option: call, strike: 100, maturty: 1}\n";
+  const auto r = mcsim("run " + config.string());
+  CHECK(r.status == 2);
+  CHECK(r.output.find(config.string() + ":6:") != std::string::npos);
+  CHECK(r.output.find("model.process.volatility: must be > 0") != std::string::npos);
+  CHECK(r.output.find("did you mean 'maturity'") != std::string::npos);
+  CHECK(r.output.find("3 errors") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "never.h5"));
+  CHECK_FALSE(fs::exists(dir / "never.h5.tmp"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("version and help and devices answer", "[cli]") {
+  CHECK(mcsim("--version").output.find("mcsim ") == 0);
+  const auto h = mcsim("run --help");
+  CHECK(h.status == 0);
+  CHECK(h.output.find("--set") != std::string::npos);
+  CHECK(mcsim("devices").status == 0);
+  CHECK(mcsim("show /nonexistent.h5").status != 0);
+}

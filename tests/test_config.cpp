@@ -1,0 +1,136 @@
+// Config validation: every kind of mistake is reported with FILE:LINE:COLUMN and
+// the key, all of them at once.
+#include <catch2/catch.hpp>
+
+#include "io/block.hpp"
+#include "io/config.hpp"
+#include "models/option/option_model.hpp"
+
+using namespace mcsim;
+
+namespace {
+const char* kGood = R"(run:
+  name: test
+  paths: 10_000_000
+  seed: 42
+  precision: float
+model:
+  type: option
+  process: { type: gbm, spot: 100, rate: 0.05, dividend: 0.01, volatility: 0.2 }
+  instrument:
+    type: european
+    option: call
+    strike: 100
+    maturity: 1.0
+)";
+
+std::vector<std::string> errors_of(const std::string& text, const std::vector<std::string>& sets = {}) {
+  try {
+    io::load_job_text(text, "job.yaml", sets);
+  } catch (const io::ConfigError& e) {
+    return e.lines;
+  }
+  return {};
+}
+
+bool has_line(const std::vector<std::string>& lines, const std::string& needle) {
+  for (const auto& l : lines)
+    if (l.find(needle) != std::string::npos) return true;
+  return false;
+}
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+  const auto at = s.find(from);
+  REQUIRE(at != std::string::npos);
+  return s.replace(at, from.size(), to);
+}
+}  // namespace
+
+TEST_CASE("a valid job reads into typed values", "[config]") {
+  const io::Job job = io::load_job_text(kGood, "job.yaml");
+  CHECK(job.run.name == "test");
+  CHECK(job.run.paths == 10000000);
+  CHECK(job.run.seed == 42);
+  CHECK(job.run.chunk_paths == io::kDefaultChunkPaths);
+  CHECK(job.run.precision == Precision::Float);
+  CHECK(job.run.backend == io::BackendChoice::Auto);
+  CHECK(job.run.output == "results/test.h5");
+  const auto& spec = dynamic_cast<const option::OptionModel&>(*job.model).spec();
+  CHECK(spec.spot == 100);
+  CHECK(spec.dividend == 0.01);
+  CHECK(spec.call);
+  CHECK(spec.instrument == "european");
+}
+
+TEST_CASE("numbers accept 1e7 and digit grouping", "[config]") {
+  CHECK(io::parse_count("1e7").value() == 10000000);
+  CHECK(io::parse_count("10_000_000").value() == 10000000);
+  CHECK(io::parse_count("2.5e3").value() == 2500);
+  CHECK_FALSE(io::parse_count("2.5").has_value());
+  CHECK_FALSE(io::parse_count("_100").has_value());
+  CHECK_FALSE(io::parse_count("1__0").has_value());
+  CHECK(io::parse_number("0.25").value() == 0.25);
+  CHECK_FALSE(io::parse_number("abc").has_value());
+}
+
+TEST_CASE("an unknown key is an error with line and column and a did-you-mean", "[config]") {
+  const auto e = errors_of(replace(kGood, "volatility: 0.2", "volatilty: 0.2"));
+  CHECK(has_line(e, "job.yaml:8:"));
+  CHECK(has_line(e, "unknown key 'model.process.volatilty' (did you mean 'volatility'?)"));
+  CHECK(has_line(e, "missing required key 'volatility'"));
+}
+
+TEST_CASE("wrong types and ranges and choices name the key and its place", "[config]") {
+  std::string text = replace(kGood, "paths: 10_000_000", "paths: lots");
+  text = replace(text, "volatility: 0.2", "volatility: -0.2");
+  text = replace(text, "option: call", "option: cal");
+  text = replace(text, "precision: float", "precision: [float]");
+  const auto e = errors_of(text);
+  REQUIRE(e.size() == 4);  // all collected, not just the first
+  CHECK(has_line(e, "job.yaml:3:10: run.paths: expected a whole number"));
+  CHECK(has_line(e, "job.yaml:8:76: model.process.volatility: must be > 0 (got -0.2)"));
+  CHECK(has_line(e, "model.instrument.option: 'cal' is not one of: call, put (did you mean 'call'?)"));
+  CHECK(has_line(e, "job.yaml:5:14: run.precision: expected a single value, got a list"));
+}
+
+TEST_CASE("missing required keys and blocks are reported", "[config]") {
+  CHECK(has_line(errors_of("run: {paths: 10}\n"), "missing required block 'model'"));
+  const auto e = errors_of(replace(kGood, "    strike: 100\n", ""));
+  CHECK(has_line(e, "model.instrument: missing required key 'strike'"));
+  CHECK(has_line(errors_of(replace(kGood, "paths: 10_000_000", "paths: 0")), "run.paths: must be >= 1"));
+  CHECK(has_line(errors_of(replace(kGood, "seed: 42", "seed: 42\n  chunk_paths: 1000001")),
+                 "run.chunk_paths: must be a multiple of 4"));
+  CHECK(has_line(errors_of(replace(kGood, "type: option", "type: optoin")),
+                 "model.type: 'optoin' is not one of: option (did you mean 'option'?)"));
+}
+
+TEST_CASE("a YAML syntax error carries its line", "[config]") {
+  const auto e = errors_of("run:\n  paths: [1, 2\nmodel: {}\n");
+  REQUIRE(e.size() == 1);
+  CHECK(has_line(e, "job.yaml:"));
+  CHECK(has_line(e, "YAML syntax error"));
+}
+
+TEST_CASE("contract keys of later versions are refused clearly and not as misspellings", "[config]") {
+  const auto e = errors_of(replace(kGood, "seed: 42", "seed: 42\n  target_rel_error: 1e-4"));
+  CHECK(has_line(e, "run.target_rel_error: stopping on a target error is not available in this version"));
+  CHECK(has_line(errors_of(replace(kGood, "type: european", "type: asian")), "'asian' is not one of"));
+}
+
+TEST_CASE("set overrides any key and its errors name the option", "[config]") {
+  const io::Job job = io::load_job_text(kGood, "job.yaml", {"model.process.volatility=0.3", "run.seed=7"});
+  CHECK(dynamic_cast<const option::OptionModel&>(*job.model).spec().volatility == 0.3);
+  CHECK(job.run.seed == 7);
+  CHECK(job.yaml.find("0.3") != std::string::npos);
+  const auto e = errors_of(kGood, {"model.process.volatility=-1"});
+  REQUIRE(e.size() == 1);
+  CHECK(e[0] == "--set model.process.volatility: must be > 0 (got -1)");
+  CHECK(has_line(errors_of(kGood, {"run.bogus=1"}), "unknown key 'run.bogus'"));
+  CHECK(has_line(errors_of(kGood, {"novalue"}), "expected KEY=VALUE"));
+  CHECK(has_line(errors_of(kGood, {"run.paths.x=1"}), "'paths' holds a value"));
+}
+
+TEST_CASE("did-you-mean picks the nearest name only when it is near", "[config]") {
+  CHECK(io::did_you_mean("strik", {"strike", "maturity"}) == "strike");
+  CHECK(io::did_you_mean("colour", {"strike", "maturity"}).empty());
+}

@@ -1,0 +1,88 @@
+// CPU/GPU agreement, run on a machine with a CUDA device (ctest label gpu). Without
+// one each test prints SKIPPED and returns, which ctest reports as skipped.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <iostream>
+
+#include "app/driver.hpp"
+#include "app/validate.hpp"
+#include "app/version.hpp"
+#include "job_text.hpp"
+
+using namespace mcsim;
+
+namespace {
+bool have_gpu() {
+  std::string why;
+  if (make_cuda_backend(&why)) return true;
+  std::cout << "SKIPPED: no usable CUDA device (" << why << ")\n";
+  return false;
+}
+io::Results run_on(io::BackendChoice b, const std::string& text, const std::vector<std::string>& sets) {
+  return run_job(io::load_job_text(text, "gpu.yaml", sets), RunOptions{b, false, "test"});
+}
+}  // namespace
+
+TEST_CASE("GPU streams equal the CPU streams: words bit for bit and normals to rounding", "[gpu]") {
+  if (!have_gpu()) return;
+  std::vector<std::uint64_t> paths;
+  for (std::uint64_t p = 0; p < 1000; ++p) paths.push_back(p * 7919 + (p % 3 ? 0 : (1ULL << 40)));
+  for (std::uint64_t seed : {0ULL, 42ULL, 0x9e3779b97f4a7c15ULL}) {
+    const StreamDraws d = cuda_stream_draws(seed, paths);
+    REQUIRE(d.words.size() == 4 * paths.size());
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      rng::Stream w(seed, paths[i]), f(seed, paths[i]), g(seed, paths[i]);
+      const rng::Words4 host = w.next4();
+      for (int j = 0; j < 4; ++j) REQUIRE(d.words[4 * i + j] == host.w[j]);
+      const auto zf = rng::normals<float>(f);
+      for (int j = 0; j < 4; ++j) REQUIRE(std::fabs(d.normals_f[4 * i + j] - zf.z[j]) < 2e-5f * (1 + std::fabs(zf.z[j])));
+      const auto zd = rng::normals<double>(g);
+      for (int j = 0; j < 2; ++j) REQUIRE(std::fabs(d.normals_d[2 * i + j] - zd.z[j]) < 1e-13 * (1 + std::fabs(zd.z[j])));
+    }
+  }
+}
+
+TEST_CASE("the same job priced on CPU and GPU agrees within 1e-5 relative", "[gpu]") {
+  if (!have_gpu()) return;
+  for (const char* precision : {"float", "double"})
+    for (const char* inst : {"european", "digital"})
+      for (const char* vr : {"", "  variance_reduction: [antithetic]\n"}) {
+        INFO(precision << " " << inst << " " << vr);
+        const std::vector<std::string> sets{std::string("run.precision=") + precision, "run.paths=2_000_003"};
+        const auto cpu = run_on(io::BackendChoice::Cpu, option_job(inst, "call", vr), sets);
+        const auto gpu = run_on(io::BackendChoice::Cuda, option_job(inst, "call", vr), sets);
+        const auto& c = cpu.scenarios.front().estimates.front();
+        const auto& g = gpu.scenarios.front().estimates.front();
+        CHECK(gpu.backend == "cuda");
+        CHECK(g.samples == c.samples);
+        CHECK(std::fabs(g.value - c.value) <= 1e-5 * std::fabs(c.value));
+        CHECK(std::fabs(g.std_error - c.std_error) <= 1e-4 * c.std_error);
+        // Chunk by chunk too: the path counts match exactly.
+        const auto& ct = cpu.scenarios.front().chunk_tallies;
+        const auto& gt = gpu.scenarios.front().chunk_tallies;
+        REQUIRE(ct.size() == gt.size());
+        for (std::size_t i = 0; i < ct.size(); i += 3) REQUIRE(ct[i] == gt[i]);
+      }
+}
+
+TEST_CASE("the GPU gives the same bits on a repeated run", "[gpu]") {
+  if (!have_gpu()) return;
+  const std::vector<std::string> sets{"run.precision=float", "run.paths=5_000_000", "run.chunk_paths=4096"};
+  const auto a = run_on(io::BackendChoice::Cuda, option_job("european", "put"), sets);
+  const auto b = run_on(io::BackendChoice::Cuda, option_job("european", "put"), sets);
+  const double x = a.scenarios.front().estimates.front().value, y = b.scenarios.front().estimates.front().value;
+  CHECK(std::memcmp(&x, &y, sizeof x) == 0);
+}
+
+TEST_CASE("validation passes on the GPU backend", "[gpu]") {
+  if (!have_gpu()) return;
+  for (const char* precision : {"double", "float"}) {
+    const auto rows = run_validation(std::string(kSourceDir) + "/validation",
+                                     RunOptions{io::BackendChoice::Cuda, false, "test"},
+                                     {std::string("run.precision=") + precision});
+    std::cout << format_validation(rows);
+    for (const auto& r : rows) CHECK(r.pass);
+  }
+}

@@ -1,0 +1,71 @@
+// The dyadic tree: the same bits whatever order chunks finish in, and the same
+// pairing a hand-built tree gives.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+
+#include "reduce/stats.hpp"
+#include "reduce/tree.hpp"
+
+using namespace mcsim::reduce;
+
+namespace {
+std::vector<double> random_partials(std::size_t chunks, std::size_t width, unsigned seed) {
+  std::mt19937_64 gen(seed);
+  std::lognormal_distribution<double> dist(0.0, 3.0);  // wide magnitudes: order matters
+  std::vector<double> v(chunks * width);
+  for (auto& x : v) x = dist(gen);
+  return v;
+}
+bool same_bits(const Tally& a, const Tally& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+}  // namespace
+
+TEST_CASE("tree sum pairs neighbours level by level", "[reduce]") {
+  const std::vector<double> v{1e16, 1.0, -1e16, 1.0, 3.0};
+  // ((1e16 + 1) + (-1e16 + 1)) + 3, with each add rounded.
+  const double expect = ((1e16 + 1.0) + (-1e16 + 1.0)) + 3.0;
+  CHECK(tree_sum(v, 1)[0] == expect);
+  CHECK(tree_sum({}, 3) == Tally{0, 0, 0});
+  CHECK_THROWS(tree_sum({1, 2, 3}, 2));
+}
+
+TEST_CASE("tree sum gives the same bits whatever order chunks complete in", "[reduce]") {
+  for (std::size_t chunks : {1u, 2u, 3u, 7u, 64u, 1000u}) {
+    const std::size_t width = 3;
+    const auto partials = random_partials(chunks, width, 5);
+    const Tally reference = tree_sum(partials, width);
+    // Fill the partial array in random completion orders, as threads or devices would.
+    std::vector<std::size_t> order(chunks);
+    for (std::size_t i = 0; i < chunks; ++i) order[i] = i;
+    std::mt19937 gen(11);
+    for (int trial = 0; trial < 5; ++trial) {
+      std::shuffle(order.begin(), order.end(), gen);
+      std::vector<double> filled(partials.size(), std::nan(""));
+      for (std::size_t c : order)
+        std::copy_n(&partials[c * width], width, &filled[c * width]);
+      CHECK(same_bits(tree_sum(filled, width), reference));
+    }
+    // A plain left-to-right sum is a different function: the tree is not it.
+    if (chunks == 1000) {
+      double seq = 0;
+      for (std::size_t c = 0; c < chunks; ++c) seq += partials[c * width];
+      CHECK(seq != reference[0]);
+    }
+  }
+}
+
+TEST_CASE("estimates give mean and standard error and 95% interval from moments", "[reduce]") {
+  // Samples 1, 2, 3, 4: mean 2.5, sample variance 5/3.
+  const std::vector<double> tally{4, 10, 30};
+  const auto e = estimates(tally, {"x"});
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].value == 2.5);
+  CHECK(e[0].std_error == Approx(std::sqrt(5.0 / 3.0 / 4.0)).epsilon(1e-14));
+  CHECK(e[0].ci_low == Approx(2.5 - 1.959963984540054 * e[0].std_error));
+  CHECK(e[0].samples == 4);
+  CHECK(std::isnan(estimates({0, 0, 0}, {"x"})[0].value));
+}
