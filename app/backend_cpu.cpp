@@ -16,7 +16,8 @@ template <class Kernel>
 void run_chunk(const Kernel& kernel, const ChunkGeometry& geo, std::uint64_t chunk, double* out) {
   const GroupRange r = chunk_groups<Kernel::kGroup>(geo, chunk);
   reduce::Moments<Kernel::kOutputs> acc;
-  for (std::uint64_t g = r.first; g < r.last; ++g) run_group(kernel, geo, r, g, acc);
+  for (std::uint64_t g = r.first; g < r.last; ++g)
+    run_group(kernel, geo.seed, g, lanes_of<Kernel::kGroup>(r, g), acc);
   for (int i = 0; i < acc.size; ++i) out[i] = acc.v[i];
 }
 

@@ -30,7 +30,8 @@ __global__ void __launch_bounds__(Block)
   Acc acc;
   const std::uint64_t chunk = first_chunk + blockIdx.x;
   const GroupRange r = chunk_groups<Kernel::kGroup>(geo, chunk);
-  for (std::uint64_t g = r.first + threadIdx.x; g < r.last; g += Block) run_group(kernel, geo, r, g, acc);
+  for (std::uint64_t g = r.first + threadIdx.x; g < r.last; g += Block)
+    run_group(kernel, geo.seed, g, lanes_of<Kernel::kGroup>(r, g), acc);
 
   using BlockReduce = cub::BlockReduce<double, Block>;
   __shared__ typename BlockReduce::TempStorage temp;

@@ -28,17 +28,19 @@ MCSIM_HD GroupRange chunk_groups(const ChunkGeometry& geo, std::uint64_t chunk) 
   return {begin / G, (end + G - 1) / G, end};
 }
 
-// Simulates stream group g of a chunk and adds its samples to `acc`.
-template <class Kernel>
-MCSIM_HD void run_group(const Kernel& kernel, const ChunkGeometry& geo, const GroupRange& r,
-                        std::uint64_t g, reduce::Moments<Kernel::kOutputs>& acc) {
-  constexpr int G = Kernel::kGroup;
-  constexpr int K = Kernel::kOutputs;
-  using Real = typename Kernel::real_type;
+// Paths of group g that lie inside the chunk: G except in a chunk's last group.
+template <int G>
+MCSIM_HD int lanes_of(const GroupRange& r, std::uint64_t g) {
   const std::uint64_t left = r.end_path - g * G;
-  const int lanes = left < G ? static_cast<int>(left) : G;
-  rng::Stream stream(geo.seed, g);
-  reduce::GroupMoments<K, Real> group;
+  return left < G ? static_cast<int>(left) : G;
+}
+
+// Simulates `lanes` paths of stream group g and adds their samples to `acc`.
+template <class Kernel>
+MCSIM_HD void run_group(const Kernel& kernel, std::uint64_t seed, std::uint64_t g, int lanes,
+                        reduce::Moments<Kernel::kOutputs>& acc) {
+  rng::Stream stream(seed, g);
+  reduce::GroupMoments<Kernel::kOutputs, typename Kernel::real_type> group;
   kernel.simulate(stream, lanes, group);
   acc.absorb(group);
 }

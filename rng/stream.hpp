@@ -20,7 +20,8 @@ class Stream {
   // The next block of four 32-bit words (what curand4() returns).
   MCSIM_HD Words4 next4() {
     const Words4 out = philox4x32_10(ctr_, k0_, k1_);
-    if (++ctr_.w[0] == 0) ++ctr_.w[1];
+    ctr_.w[0] += 1;
+    ctr_.w[1] += ctr_.w[0] == 0 ? 1u : 0u;  // branch-free carry keeps CPU loops vectorisable
     return out;
   }
 

@@ -25,19 +25,17 @@ struct EuropeanPath {
   MCSIM_HD Real payoff(Real z) const {
     const Real spot_t = fast_exp(log_drift + vol_sqrt_t * z);
     const Real intrinsic = sign * (spot_t - strike);
-    if (digital) return intrinsic > Real(0) ? discount * cash : Real(0);
-    return intrinsic > Real(0) ? discount * intrinsic : Real(0);
+    const Real paid = digital ? cash : intrinsic;
+    return intrinsic > Real(0) ? discount * paid : Real(0);
   }
 
   // One stream, `lanes` (<= kGroup) consecutive paths.
   template <class Acc>
   MCSIM_HD void simulate(rng::Stream& stream, int lanes, Acc& acc) const {
     const auto z = rng::normals<Real>(stream);
-    for (int i = 0; i < kGroup; ++i) {
-      if (i >= lanes) break;
-      Real x = payoff(z.z[i]);
-      if (antithetic) x = Real(0.5) * (x + payoff(-z.z[i]));
-      acc.add(0, x);
+    for (int i = 0; i < lanes; ++i) {
+      const Real x = payoff(z.z[i]);
+      acc.add(0, antithetic ? Real(0.5) * (x + payoff(-z.z[i])) : x);
     }
   }
 };
