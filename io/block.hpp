@@ -20,8 +20,6 @@ struct Range {
   double lo = -1e308, hi = 1e308;
   bool lo_open = false, hi_open = false;
   static Range positive() { return {0, 1e308, true, false}; }
-  static Range non_negative() { return {0, 1e308, false, false}; }
-  static Range unit_open() { return {0, 1, true, true}; }
   bool contains(double x) const;
   std::string describe() const;
 };

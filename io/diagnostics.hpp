@@ -24,7 +24,6 @@ class Diagnostics {
   bool empty() const { return lines_.empty(); }
   const std::vector<std::string>& lines() const { return lines_; }
   std::string report() const;
-  const std::string& file() const { return file_; }
 
  private:
   std::string file_;

@@ -21,7 +21,7 @@ class Stream {
   MCSIM_HD Words4 next4() {
     const Words4 out = philox4x32_10(ctr_, k0_, k1_);
     ctr_.w[0] += 1;
-    ctr_.w[1] += ctr_.w[0] == 0 ? 1u : 0u;  // branch-free carry keeps CPU loops vectorisable
+    ctr_.w[1] += ctr_.w[0] == 0 ? 1u : 0u;  // carry: a 64-bit block counter
     return out;
   }
 
