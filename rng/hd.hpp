@@ -12,18 +12,36 @@
 #define MCSIM_DEVICE_CODE 1
 #endif
 
+// Unrolls a short fixed loop. On the host, unrolled loops inside a kernel let the
+// CPU backend's loop over stream groups vectorise (app/backend_cpu.cpp).
+#if defined(__CUDACC__)
+#define MCSIM_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define MCSIM_UNROLL _Pragma("GCC unroll 16")
+#else
+#define MCSIM_UNROLL
+#endif
+
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#if !defined(MCSIM_DEVICE_CODE)
+#include "rng/host_math.hpp"
+#endif
 
 namespace mcsim {
 
 // Elementary functions for path maths. In float, device code uses the hardware
-// approximations (a few ulp; the CPU/GPU agreement tests bound the effect on
-// estimates); double uses the accurate library functions on both sides.
+// approximations and host code the vectorisable ones of host_math.hpp (each a few
+// ulp; the CPU/GPU agreement tests bound the effect on estimates); double uses the
+// accurate library functions on both sides.
 MCSIM_HD float fast_exp(float x) {
 #if defined(MCSIM_DEVICE_CODE)
   return __expf(x);
 #else
-  return std::exp(x);
+  return host::exp(x);
 #endif
 }
 MCSIM_HD double fast_exp(double x) { return exp(x); }
@@ -32,19 +50,49 @@ MCSIM_HD float fast_log(float x) {
 #if defined(MCSIM_DEVICE_CODE)
   return __logf(x);
 #else
-  return std::log(x);
+  return host::log(x);
 #endif
 }
 MCSIM_HD double fast_log(double x) { return log(x); }
 
-// glibc's sincos shares the argument reduction of sin and cos: one call, not two.
 MCSIM_HD void fast_sincos(float x, float* s, float* c) {
 #if defined(MCSIM_DEVICE_CODE)
   __sincosf(x, s, c);
 #else
-  ::sincosf(x, s, c);
+  host::sincos(x, s, c);
 #endif
 }
 MCSIM_HD void fast_sincos(double x, double* s, double* c) { ::sincos(x, s, c); }
+
+// `flag ? if_true : if_false` for a per-job switch (call or put, antithetic or
+// not) inside path maths; both values are computed. On the host the pick is made
+// with bit masks, because GCC does not vectorise a select on a loop-invariant bool.
+template <class Real>
+MCSIM_HD Real choose(bool flag, Real if_true, Real if_false) {
+#if defined(MCSIM_DEVICE_CODE)
+  return flag ? if_true : if_false;
+#else
+  using Bits = std::conditional_t<sizeof(Real) == 4, std::uint32_t, std::uint64_t>;
+  const Bits mask = Bits(0) - static_cast<Bits>(flag);
+  Bits t, f;
+  std::memcpy(&t, &if_true, sizeof t);
+  std::memcpy(&f, &if_false, sizeof f);
+  const Bits picked = (t & mask) | (f & ~mask);
+  Real out;
+  std::memcpy(&out, &picked, sizeof out);
+  return out;
+#endif
+}
+
+// choose() for a costly first value, given as a callable: the device computes it
+// only when the switch is on; the host computes it always, as SIMD lanes would.
+template <class Fn, class Real>
+MCSIM_HD Real choose_lazy(bool flag, const Fn& if_true, Real if_false) {
+#if defined(MCSIM_DEVICE_CODE)
+  return flag ? if_true() : if_false;
+#else
+  return choose(flag, if_true(), if_false);
+#endif
+}
 
 }  // namespace mcsim

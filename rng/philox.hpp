@@ -37,9 +37,7 @@ MCSIM_HD Words4 philox_round(Words4 c, std::uint32_t k0, std::uint32_t k1) {
 
 // Ten rounds with the key bumped between rounds.
 MCSIM_HD Words4 philox4x32_10(Words4 counter, std::uint32_t k0, std::uint32_t k1) {
-#if defined(__CUDACC__)
-#pragma unroll
-#endif
+  MCSIM_UNROLL
   for (int round = 0; round < 10; ++round) {
     counter = philox_round(counter, k0, k1);
     k0 += kPhiloxW0;

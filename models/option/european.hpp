@@ -25,17 +25,20 @@ struct EuropeanPath {
   MCSIM_HD Real payoff(Real z) const {
     const Real spot_t = fast_exp(log_drift + vol_sqrt_t * z);
     const Real intrinsic = sign * (spot_t - strike);
-    const Real paid = digital ? cash : intrinsic;
-    return intrinsic > Real(0) ? discount * paid : Real(0);
+    const Real paid = choose(digital, cash, intrinsic);
+    return discount * (intrinsic > Real(0) ? paid : Real(0));  // a select: vectorises
   }
 
   // One stream, `lanes` (<= kGroup) consecutive paths.
   template <class Acc>
   MCSIM_HD void simulate(rng::Stream& stream, int lanes, Acc& acc) const {
     const auto z = rng::normals<Real>(stream);
+    MCSIM_UNROLL
     for (int i = 0; i < lanes; ++i) {
       const Real x = payoff(z.z[i]);
-      acc.add(0, antithetic ? Real(0.5) * (x + payoff(-z.z[i])) : x);
+      // Without antithetics the mirror is x itself and (x + x) / 2 == x exactly.
+      const Real mirror = choose_lazy(antithetic, [&] { return payoff(-z.z[i]); }, x);
+      acc.add(0, Real(0.5) * (x + mirror));
     }
   }
 };

@@ -1,0 +1,93 @@
+// The CPU's vectorisable exp/log/sincos against the double-precision library, and
+// the CPU backend's vectorised batches against a plain group-by-group walk.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "app/backend.hpp"
+#include "app/chunk.hpp"
+#include "io/config.hpp"
+#include "job_text.hpp"
+#include "rng/hd.hpp"
+
+using namespace mcsim;
+
+namespace {
+// Distance in units of float's spacing at the exact value.
+double ulps(float got, double exact) {
+  const double spacing = std::ldexp(1.0, std::ilogb(static_cast<float>(exact)) - 23);
+  return std::fabs(got - exact) / spacing;
+}
+}  // namespace
+
+TEST_CASE("host exp is within 2 ulp over the normal range", "[rng][host_math]") {
+  double worst = 0;
+  for (float x = -87.0f; x <= 88.0f; x += 0.000731f) worst = std::max(worst, ulps(host::exp(x), std::exp(double(x))));
+  CHECK(worst <= 2.0);
+  CHECK(host::exp(0.0f) == 1.0f);
+  CHECK(host::exp(-200.0f) > 0.0f);             // clamped, never zero or NaN
+  CHECK(std::isfinite(host::exp(200.0f)));
+}
+
+TEST_CASE("host log is within 2 ulp from the smallest normal float to the largest", "[rng][host_math]") {
+  double worst = 0;
+  for (float x = std::numeric_limits<float>::min(); x < 3e38f; x *= 1.00037f) {
+    if (x > 0.9999f && x < 1.0001f) continue;  // ulp of a result near 0 is meaningless: checked apart
+    worst = std::max(worst, ulps(host::log(x), std::log(double(x))));
+  }
+  CHECK(worst <= 2.0);
+  // Near 1 the absolute error is what Box-Muller sees: tiny relative to the result.
+  for (float x = 0.9999f; x < 1.0001f; x = std::nextafter(x, 2.0f))
+    CHECK(std::fabs(host::log(x) - std::log(double(x))) <= 4e-7 * std::fabs(std::log(double(x))));
+  CHECK(host::log(1.0f) == 0.0f);
+}
+
+TEST_CASE("host sincos is within 2e-7 over the Box-Muller angles and beyond", "[rng][host_math]") {
+  double worst = 0;
+  for (float x = -8.0f; x <= 8.0f; x += 0.0000913f) {
+    float s, c;
+    host::sincos(x, &s, &c);
+    worst = std::max({worst, std::fabs(s - std::sin(double(x))), std::fabs(c - std::cos(double(x)))});
+  }
+  CHECK(worst <= 2e-7);
+}
+
+TEST_CASE("choose picks by the flag in float and double", "[rng][host_math]") {
+  CHECK(choose(true, 1.5f, -2.0f) == 1.5f);
+  CHECK(choose(false, 1.5f, -2.0f) == -2.0f);
+  CHECK(choose(true, 1.5, -2.0) == 1.5);
+  CHECK(choose(false, 1.5, std::numeric_limits<double>::infinity()) == std::numeric_limits<double>::infinity());
+}
+
+TEST_CASE("the CPU backend's vectorised batches give the bits of a group-by-group walk", "[option][host_math]") {
+  for (const char* precision : {"float", "double"})
+    for (const char* extra : {"", "  variance_reduction: [antithetic]\n"})
+      for (const char* inst : {"european", "digital"}) {
+        INFO(precision << " " << inst << " " << extra);
+        // 3 chunks, the last one short and ending inside a stream group.
+        const io::Job job = io::load_job_text(option_job(inst, "put", extra), "t.yaml",
+                                              {std::string("run.precision=") + precision,
+                                               "run.paths=9003", "run.chunk_paths=4096"});
+        const PathKernel kernel = job.model->kernel(job.run.precision);
+        const ChunkGeometry geo{job.run.paths, job.run.chunk_paths, job.run.seed};
+        const std::size_t width = tally_width(kernel);
+        std::vector<double> batched(3 * width), walked(3 * width);
+        make_cpu_backend()->run(kernel, geo, 0, 3, batched.data(), nullptr);
+        std::visit(
+            [&](const auto& k) {
+              using K = std::decay_t<decltype(k)>;
+              for (std::uint64_t c = 0; c < 3; ++c) {
+                const GroupRange r = chunk_groups<K::kGroup>(geo, c);
+                reduce::Moments<K::kOutputs> acc;
+                for (std::uint64_t g = r.first; g < r.last; ++g)
+                  run_group(k, geo.seed, g, lanes_of<K::kGroup>(r, g), acc);
+                std::memcpy(&walked[c * width], acc.v, sizeof acc.v);
+              }
+            },
+            kernel);
+        CHECK(batched[2 * width] == 9003 - 2 * 4096);  // the short chunk's path count
+        CHECK(std::memcmp(batched.data(), walked.data(), batched.size() * sizeof(double)) == 0);
+      }
+}
