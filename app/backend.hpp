@@ -29,6 +29,8 @@ class Backend {
   virtual void run(const PathKernel& kernel, const ChunkGeometry& geo, std::uint64_t first,
                    std::uint64_t last, double* out, Progress* progress) = 0;
   virtual std::vector<DeviceTiming> timings() const = 0;
+  // The fewest chunks worth handing to run() at once (the CPU: one per thread).
+  virtual std::uint64_t min_unit() const { return 1; }
 };
 
 // Doubles in one chunk partial of this kernel.
@@ -37,6 +39,10 @@ std::size_t tally_width(const PathKernel& kernel);
 std::unique_ptr<Backend> make_cpu_backend();
 // Null, with the reason in *why, when no usable CUDA device (or no CUDA build).
 std::unique_ptr<Backend> make_cuda_backend(std::string* why);
+// One backend per GPU this rank should drive: all GPUs of the node when it is the
+// node's only rank, else the GPU of its node-local rank (one rank per GPU). Empty,
+// with the reason in *why, when there is none.
+std::vector<std::unique_ptr<Backend>> make_cuda_backends(std::string* why);
 // One line per CUDA device, or the reason there is none.
 std::vector<std::string> cuda_device_report();
 

@@ -64,6 +64,7 @@ class CpuBackend : public Backend {
     return {"cpu (" + std::to_string(omp_get_max_threads()) + " threads)"};
   }
   std::vector<DeviceTiming> timings() const override { return {timing_}; }
+  std::uint64_t min_unit() const override { return static_cast<std::uint64_t>(omp_get_max_threads()); }
 
   void run(const PathKernel& kernel, const ChunkGeometry& geo, std::uint64_t first,
            std::uint64_t last, double* out, Progress* progress) override {

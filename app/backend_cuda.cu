@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "app/backend.hpp"
+#include "reduce/mpi.hpp"
 
 namespace mcsim {
 
@@ -164,6 +165,23 @@ std::unique_ptr<Backend> make_cuda_backend(std::string* why) {
     return nullptr;
   }
   return std::make_unique<CudaBackend>(0);
+}
+
+std::vector<std::unique_ptr<Backend>> make_cuda_backends(std::string* why) {
+  std::vector<std::unique_ptr<Backend>> out;
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0) {
+    if (why) *why = e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device";
+    cudaGetLastError();
+    return out;
+  }
+  if (mpi::local_size() > 1) {
+    out.push_back(std::make_unique<CudaBackend>(mpi::local_rank() % count));
+  } else {
+    for (int d = 0; d < count; ++d) out.push_back(std::make_unique<CudaBackend>(d));
+  }
+  return out;
 }
 
 std::vector<std::string> cuda_device_report() {

@@ -8,6 +8,11 @@ std::unique_ptr<Backend> make_cuda_backend(std::string* why) {
   return nullptr;
 }
 
+std::vector<std::unique_ptr<Backend>> make_cuda_backends(std::string* why) {
+  make_cuda_backend(why);
+  return {};
+}
+
 std::vector<std::string> cuda_device_report() {
   return {"no CUDA backend: mcsim was built without CUDA"};
 }

@@ -2,12 +2,18 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <sstream>
 #include <stdexcept>
 
+#include "app/signals.hpp"
 #include "app/version.hpp"
+#include "app/workers.hpp"
+#include "io/checkpoint.hpp"
+#include "reduce/mpi.hpp"
 #include "reduce/tree.hpp"
 
 namespace mcsim {
@@ -34,63 +40,272 @@ std::vector<std::string> tally_layout(const std::vector<std::string>& outputs) {
   return names;
 }
 
+// Chunk counts after which a run with a target error may stop: 16, 32, 64, ...
+// and finally all. They depend on the job alone, so the stop point is reproducible.
+std::vector<std::uint64_t> stage_ends(std::uint64_t chunks, bool target) {
+  std::vector<std::uint64_t> ends;
+  if (target)
+    for (std::uint64_t e = 16; e < chunks; e *= 2) ends.push_back(e);
+  ends.push_back(chunks);
+  return ends;
+}
+
+// This rank's contiguous share of chunks [first, last).
+ChunkSpan share(std::uint64_t first, std::uint64_t last, int rank, int ranks) {
+  const std::uint64_t n = last - first;
+  auto at = [&](int r) { return first + static_cast<std::uint64_t>((static_cast<unsigned __int128>(n) * r) / ranks); };
+  return {at(rank), at(rank + 1)};
+}
+
+bool target_met(const std::vector<reduce::Estimate>& est, const io::RunConfig& run) {
+  for (const auto& e : est) {
+    if (run.target_rel_error > 0 && !(e.std_error <= run.target_rel_error * std::fabs(e.value))) return false;
+    if (run.target_abs_error > 0 && !(e.std_error <= run.target_abs_error)) return false;
+  }
+  return true;
+}
+
+// Node values go to rank 0 as [level, index, values...] records.
+std::vector<double> pack(const std::vector<reduce::NodeValue>& nodes) {
+  std::vector<double> out;
+  for (const auto& nv : nodes) {
+    out.push_back(nv.node.level);
+    out.push_back(static_cast<double>(nv.node.index));  // exact below 2^53
+    out.insert(out.end(), nv.value.begin(), nv.value.end());
+  }
+  return out;
+}
+void unpack(const std::vector<double>& in, std::size_t width, std::vector<reduce::NodeValue>* out) {
+  for (std::size_t at = 0; at + 2 + width <= in.size(); at += 2 + width)
+    out->push_back({{static_cast<int>(in[at]), static_cast<std::uint64_t>(in[at + 1])},
+                    reduce::Tally(in.begin() + static_cast<std::ptrdiff_t>(at + 2),
+                                  in.begin() + static_cast<std::ptrdiff_t>(at + 2 + width))});
+}
+
+// Per-device timings travel to rank 0 as text lines: rank, seconds, kernel ms, paths, name.
+std::string encode_timings(const std::vector<std::unique_ptr<Backend>>& backends) {
+  std::string s;
+  for (const auto& b : backends)
+    for (const auto& d : b->timings())
+      s += fmt::format("{} {:.17g} {:.17g} {} {}\n", mpi::rank(), d.seconds, d.kernel_ms, d.paths, d.device);
+  return s;
+}
+void decode_timings(const std::string& text, std::vector<io::DeviceTime>* out) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream l(line);
+    io::DeviceTime d;
+    l >> d.rank >> d.seconds >> d.kernel_ms >> d.paths;
+    std::getline(l >> std::ws, d.device);
+    out->push_back(d);
+  }
+}
+
+class CheckpointFiles {
+ public:
+  CheckpointFiles(const RunOptions& opt, std::string fp, std::uint64_t chunks, std::size_t width)
+      : for_(opt.checkpoint_for), fp_(std::move(fp)), chunks_(chunks), width_(width) {}
+  bool enabled() const { return !for_.empty(); }
+
+  // Loads every checkpoint of this results path into the store (--resume), or
+  // refuses to start over one unless told to discard it.
+  void load(const RunOptions& opt, ChunkStore& store) const {
+    if (!enabled()) return;
+    const auto files = io::find_checkpoints(for_);
+    if (files.empty()) {
+      if (opt.resume) throw std::runtime_error("--resume: no checkpoint of '" + for_ + "' found");
+      return;
+    }
+    if (!opt.resume) {
+      if (!opt.discard_old)
+        throw std::runtime_error("a checkpoint of an unfinished run exists (" + files.front() +
+                                 "): pass --resume to continue it, or --force to start over");
+      if (mpi::master()) io::remove_checkpoints(for_);
+      return;
+    }
+    for (const auto& f : files) {
+      const io::Checkpoint c = io::read_checkpoint(f);
+      if (c.mcsim_version != kVersion)
+        throw std::runtime_error("checkpoint '" + f + "' was written by mcsim " + c.mcsim_version +
+                                 ", this is " + kVersion + "; it cannot be resumed");
+      if (c.fingerprint != fp_ || c.chunks != chunks_ || c.width != width_)
+        throw std::runtime_error("checkpoint '" + f + "' belongs to a different job (config, backend or "
+                                 "precision changed); resume with the job as it was, or --force to start over");
+      for (std::size_t i = 0; i < c.done.size(); ++i) store.put(c.done[i], &c.partials[i * width_]);
+    }
+  }
+  // Writes this rank's finished chunks.
+  void save(const ChunkStore& store, const std::vector<ChunkSpan>& mine) const {
+    if (!enabled()) return;
+    io::Checkpoint c;
+    c.mcsim_version = kVersion;
+    c.fingerprint = fp_;
+    c.chunks = chunks_;
+    c.width = width_;
+    for (const ChunkSpan& s : mine) store.snapshot(s.first, s.last, &c.done, &c.partials);
+    io::write_checkpoint(io::checkpoint_path(for_, mpi::rank()), c);
+  }
+
+ private:
+  std::string for_, fp_;
+  std::uint64_t chunks_;
+  std::size_t width_;
+};
+
 }  // namespace
 
-std::unique_ptr<Backend> choose_backend(io::BackendChoice choice) {
-  if (choice == io::BackendChoice::Cpu) return make_cpu_backend();
+std::vector<std::unique_ptr<Backend>> choose_backends(io::BackendChoice choice) {
+  std::vector<std::unique_ptr<Backend>> out;
+  if (choice == io::BackendChoice::Cpu) {
+    out.push_back(make_cpu_backend());
+    return out;
+  }
   std::string why;
-  auto cuda = make_cuda_backend(&why);
-  if (cuda) return cuda;
+  out = make_cuda_backends(&why);
+  if (!out.empty()) return out;
   if (choice == io::BackendChoice::Cuda)
     throw std::runtime_error("backend cuda was requested but is not usable: " + why);
-  return make_cpu_backend();
+  out.push_back(make_cpu_backend());
+  return out;
 }
 
 io::Results run_job(const io::Job& job, const RunOptions& options) {
   const auto t_start = Clock::now();
   const io::RunConfig& run = job.run;
-  auto backend = choose_backend(options.backend.value_or(run.backend));
+  const int rank = mpi::rank(), ranks = mpi::size();
+  auto backends = choose_backends(options.backend.value_or(run.backend));
+  std::vector<Backend*> devices;
+  for (auto& b : backends) devices.push_back(b.get());
   const PathKernel kernel = job.model->kernel(run.precision);
   const std::size_t width = tally_width(kernel);
   const std::uint64_t chunks = (run.paths + run.chunk_paths - 1) / run.chunk_paths;
   const ChunkGeometry geo{run.paths, run.chunk_paths, run.seed};
+  const bool has_target = run.target_rel_error > 0 || run.target_abs_error > 0;
+
+  ChunkStore store(chunks, width);
+  const CheckpointFiles ckpt(options, io::fingerprint(job.yaml + "\nbackend " + backends.front()->name()),
+                             chunks, width);
+  ckpt.load(options, store);
   const double setup_s = since(t_start);
 
-  const auto t_sim = Clock::now();
-  std::vector<double> partials(chunks * width);
+  double simulate_s = 0, reduce_s = 0;
+  std::vector<reduce::NodeValue> nodes;  // rank 0: subtrees of every rank so far
+  reduce::Tally total;
+  std::vector<reduce::Estimate> estimates;
+  std::uint64_t end = 0;
+  bool met = false;
+  std::vector<ChunkSpan> owned;  // this rank's shares of every stage so far
   {
-    Progress progress(run.paths, options.progress);
-    backend->run(kernel, geo, 0, chunks, partials.data(), &progress);
-  }
-  const double simulate_s = since(t_sim);
+    Progress progress(run.paths, options.progress && mpi::master());
+    std::uint64_t begin = 0;
+    for (const std::uint64_t stage_end : stage_ends(chunks, has_target)) {
+      end = stage_end;
+      const ChunkSpan mine = share(begin, end, rank, ranks);
+      owned.push_back(mine);
+      std::vector<ChunkSpan> todo;
+      for (std::uint64_t c = mine.first; c < mine.last; ++c) {
+        if (store.done(c)) {
+          progress.add(std::min(run.chunk_paths, run.paths - c * run.chunk_paths));
+          continue;
+        }
+        if (!todo.empty() && todo.back().last == c) ++todo.back().last;
+        else todo.push_back({c, c + 1});
+      }
+      const auto t_sim = Clock::now();
+      WorkerHooks hooks;
+      hooks.stop = stop_requested;
+      hooks.checkpoint_s = ckpt.enabled() ? run.checkpoint_s : 0;
+      hooks.checkpoint = [&] { ckpt.save(store, owned); };
+      bool finished = false;
+      try {
+        finished = run_chunks(devices, kernel, geo, todo, store, &progress, hooks);
+      } catch (...) {
+        ckpt.save(store, owned);  // what finished stays usable
+        throw;
+      }
+      simulate_s += since(t_sim);
+      if (mpi::max_over_ranks(finished ? 0 : 1)) {
+        ckpt.save(store, owned);
+        throw Stopped(fmt::format("stopped by signal {}{}", stop_signal(),
+                                  ckpt.enabled() ? "; checkpoint written" : " (no checkpoint: none asked for)"));
+      }
 
-  const auto t_reduce = Clock::now();
-  const reduce::Tally total = reduce::tree_sum(partials, width);
+      const auto t_red = Clock::now();
+      std::vector<reduce::NodeValue> my_nodes;
+      for (const reduce::Node& n : reduce::subtrees(mine.first, mine.last, end))
+        my_nodes.push_back({n, reduce::node_value(store.slot(mine.first), mine.first, n, end, width)});
+      const auto gathered = mpi::gather(pack(my_nodes));
+      if (mpi::master()) {
+        for (const auto& g : gathered) unpack(g, width, &nodes);
+        total = reduce::combine(nodes, end, width);
+        estimates = reduce::estimates(total, job.model->outputs());
+        met = has_target && target_met(estimates, run);
+      }
+      reduce_s += since(t_red);
+      if (mpi::broadcast(met ? 1 : 0)) {
+        met = true;
+        break;
+      }
+      begin = end;
+    }
+  }
+
+  // Rank 0 collects the chunk table for the file, and every device's timings.
+  const auto t_gather = Clock::now();
+  std::vector<double> records;  // [first, last, partials...] per owned span
+  if (!mpi::master()) {
+    for (const ChunkSpan& sp : owned) {
+      records.push_back(static_cast<double>(sp.first));
+      records.push_back(static_cast<double>(sp.last));
+      records.insert(records.end(), store.slot(sp.first), store.slot(sp.first) + (sp.last - sp.first) * width);
+    }
+  }
+  const auto spans = mpi::gather(records);
+  const auto timing_text = mpi::gather(encode_timings(backends));
+  const auto names = mpi::gather([&] {
+    std::string s;
+    for (const auto& b : backends) s += b->devices().front() + "\n";
+    return s;
+  }());
+  io::Results r;
+  if (!mpi::master()) return r;
+  for (const auto& rec : spans)
+    for (std::size_t at = 0; at + 2 <= rec.size();) {
+      const auto first = static_cast<std::uint64_t>(rec[at]), last = static_cast<std::uint64_t>(rec[at + 1]);
+      for (std::uint64_t c = first; c < last; ++c) store.put(c, &rec[at + 2 + (c - first) * width]);
+      at += 2 + (last - first) * width;
+    }
+  reduce_s += since(t_gather);
+
   io::ScenarioResult scenario;
-  scenario.estimates = reduce::estimates(total, job.model->outputs());
+  scenario.estimates = estimates;
   scenario.references = job.model->references();
   scenario.tally_layout = tally_layout(job.model->outputs());
-  scenario.chunk_tallies = std::move(partials);
-  const double reduce_s = since(t_reduce);
-
-  io::Results r;
+  scenario.chunk_tallies.assign(store.slot(0), store.slot(0) + end * width);
   r.mcsim_version = kVersion;
   r.git_sha = kGitSha;
   r.created = now_iso8601();
   r.command_line = options.command_line;
   r.config = job.yaml;
-  r.backend = backend->name();
+  r.backend = backends.front()->name();
   r.precision = io::to_string(run.precision);
   r.seed = run.seed;
-  r.paths = run.paths;
+  r.paths = std::min(run.paths, end * run.chunk_paths);
   r.chunk_paths = run.chunk_paths;
-  r.ranks = 1;
-  r.devices = backend->devices();
+  r.ranks = static_cast<std::uint64_t>(ranks);
+  for (const auto& n : names) {
+    std::istringstream in(n);
+    for (std::string line; std::getline(in, line);) r.devices.push_back(line);
+  }
+  r.paths_cap = run.paths;
+  r.target_rel_error = run.target_rel_error;
+  r.target_abs_error = run.target_abs_error;
+  r.target_met = met;
+  for (const auto& t : timing_text) decode_timings(t, &r.device_times);
   r.scenarios.push_back(std::move(scenario));
-  for (const auto& d : backend->timings()) r.device_times.push_back({d.device, d.seconds, d.kernel_ms, d.paths});
   r.stage_seconds = {{"setup", setup_s}, {"simulate", simulate_s}, {"reduce", reduce_s}};
   r.wall_s = since(t_start);
-  r.paths_per_s = simulate_s > 0 ? static_cast<double>(run.paths) / simulate_s : 0.0;
+  r.paths_per_s = simulate_s > 0 ? static_cast<double>(r.paths) / simulate_s : 0.0;
   return r;
 }
 

@@ -3,6 +3,8 @@
 #pragma once
 #include <memory>
 #include <optional>
+#include <stdexcept>
+#include <vector>
 #include <string>
 
 #include "app/backend.hpp"
@@ -15,12 +17,22 @@ struct RunOptions {
   std::optional<io::BackendChoice> backend;  // overrides run.backend
   bool progress = true;
   std::string command_line;
+  // The results path checkpoints are named after; empty: no checkpoints.
+  std::string checkpoint_for;
+  bool resume = false;       // continue from the checkpoints found
+  bool discard_old = false;  // delete checkpoints found instead of refusing to start
 };
 
-// The backend for a choice: auto takes the GPU when one is usable. Throws if a
-// requested CUDA backend cannot be had.
-std::unique_ptr<Backend> choose_backend(io::BackendChoice choice);
+// A run stopped by SIGTERM/SIGINT after writing its checkpoint.
+struct Stopped : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
+// This rank's backends, one per device: auto takes the GPUs when one is usable.
+// Throws if a requested CUDA backend cannot be had.
+std::vector<std::unique_ptr<Backend>> choose_backends(io::BackendChoice choice);
+
+// Runs the job on every rank; the returned results are whole on rank 0 only.
 io::Results run_job(const io::Job& job, const RunOptions& options);
 
 // Estimates, references and z-scores as an aligned table.

@@ -6,14 +6,19 @@
 #include <iostream>
 
 #include "app/driver.hpp"
+#include "app/signals.hpp"
 #include "app/validate.hpp"
 #include "app/version.hpp"
+#include "io/checkpoint.hpp"
 #include "io/diagnostics.hpp"
+#include "reduce/mpi.hpp"
 
 namespace {
 
 using namespace mcsim;
 
+// Exit statuses (README, "Exit statuses"): 0 done, 1 runtime error, 2 config error,
+// kExitStopped (3) stopped by SIGTERM/SIGINT with a checkpoint written.
 constexpr int kExitRuntime = 1;
 constexpr int kExitConfig = 2;
 
@@ -38,18 +43,24 @@ void print_results(const io::Results& r, const std::string& title) {
     if (r.scenarios.size() > 1) fmt::print("scenario {}\n", s.name);
     fmt::print("{}", format_estimates(s));
   }
-  fmt::print("  time     {:.3f} s wall, {:.3g} paths/s\n", r.wall_s, r.paths_per_s);
+  if (r.target_rel_error > 0 || r.target_abs_error > 0)
+    fmt::print("  target   {} after {} of at most {} paths\n", r.target_met ? "met" : "NOT met", r.paths, r.paths_cap);
+  fmt::print("  time     {:.3f} s wall, {:.3g} paths/s, {} rank{}\n", r.wall_s, r.paths_per_s, r.ranks,
+             r.ranks == 1 ? "" : "s");
 }
 
 int cmd_run(const std::string& config, const std::string& output, const std::string& backend,
-            const std::vector<std::string>& sets, bool force, bool quiet, const std::string& cmdline) {
+            const std::vector<std::string>& sets, bool force, bool resume, bool quiet,
+            const std::string& cmdline) {
   io::Job job = io::load_job_file(config, sets);
   const std::string path = output.empty() ? job.run.output : output;
   io::check_writable(path, force);  // fail before the work, not after
-  RunOptions opt{parse_backend(backend), !quiet, cmdline};
+  RunOptions opt{parse_backend(backend), !quiet, cmdline, path, resume, force};
   const io::Results r = run_job(job, opt);
+  if (!mpi::master()) return 0;
   const auto t0 = std::chrono::steady_clock::now();
   io::write_results(path, r, force);
+  io::remove_checkpoints(path);  // the results hold everything they held
   const double write_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   print_results(r, fmt::format("mcsim {}: {} ({})\n  model    {}", kVersion, job.run.name, config,
                                job.model->describe()));
@@ -91,14 +102,15 @@ int main(int argc, char** argv) {
 
   std::string config, output, backend, file, dir;
   std::vector<std::string> sets;
-  bool force = false, quiet = false;
+  bool force = false, quiet = false, resume = false;
 
   auto* run = app.add_subcommand("run", "run a job file and write its results (HDF5)");
   run->add_option("config", config, "job file (YAML)")->required()->check(CLI::ExistingFile);
   run->add_option("-o,--output", output, "results file (default: run.output)");
   run->add_option("--backend", backend, "override run.backend")->check(CLI::IsMember(backends));
   run->add_option("--set", sets, "override a config key, e.g. --set model.process.volatility=0.3");
-  run->add_flag("--force", force, "overwrite an existing results file");
+  run->add_flag("--force", force, "overwrite an existing results file (and discard old checkpoints)");
+  run->add_flag("--resume", resume, "continue from the checkpoint of an unfinished run of this job");
   run->add_flag("-q,--quiet", quiet, "no progress bar");
 
   auto* show = app.add_subcommand("show", "print a results file");
@@ -117,17 +129,31 @@ int main(int argc, char** argv) {
     return app.exit(e);
   }
 
+  mpi::init(&argc, &argv);
+  install_stop_handlers();
+  const auto rank_prefix = [] { return mpi::size() > 1 ? fmt::format("rank {}: ", mpi::rank()) : std::string(); };
+  int status = 0;
   try {
-    if (*run) return cmd_run(config, output, backend, sets, force, quiet, join_args(argc, argv));
-    if (*show) return cmd_show(file);
-    if (*validate) return cmd_validate(dir, backend, sets);
-    return cmd_devices();
+    if (*run) status = cmd_run(config, output, backend, sets, force, resume, quiet, join_args(argc, argv));
+    else if (*show) status = cmd_show(file);
+    else if (*validate) status = cmd_validate(dir, backend, sets);
+    else status = cmd_devices();
   } catch (const io::ConfigError& e) {
-    std::fputs(e.what(), stderr);
-    std::fprintf(stderr, "%zu error%s; nothing was run\n", e.lines.size(), e.lines.size() == 1 ? "" : "s");
-    return kExitConfig;
+    if (mpi::master()) {
+      std::fputs(e.what(), stderr);
+      std::fprintf(stderr, "%zu error%s; nothing was run\n", e.lines.size(), e.lines.size() == 1 ? "" : "s");
+    }
+    status = kExitConfig;  // every rank read the same file and stops here
+  } catch (const Stopped& e) {
+    if (mpi::master())
+      std::fprintf(stderr, "mcsim: %s; continue with: mcsim run %s --resume\n", e.what(), config.c_str());
+    status = kExitStopped;  // all ranks agreed to stop
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "mcsim: error: %s\n", e.what());
-    return kExitRuntime;
+    std::fprintf(stderr, "mcsim: error: %s%s\n", rank_prefix().c_str(), e.what());
+    std::fflush(stderr);
+    if (mpi::size() > 1) mpi::abort_all(kExitRuntime);  // the other ranks cannot finish alone
+    status = kExitRuntime;
   }
+  mpi::finalize();
+  return status;
 }

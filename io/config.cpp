@@ -20,6 +20,13 @@ const char* to_string(BackendChoice b) {
 
 const char* to_string(Precision p) { return p == Precision::Float ? "float" : "double"; }
 
+std::uint64_t default_chunk_paths(std::uint64_t paths) {
+  std::uint64_t c = kDefaultChunkPaths;
+  if (paths == 0) return c;
+  while ((paths - 1) / c + 1 > kMaxDefaultChunks) c *= 2;  // ceil(paths / c)
+  return c;
+}
+
 namespace {
 
 std::string stem(const std::string& path) {
@@ -68,7 +75,7 @@ RunConfig parse_run(Block& run, const std::string& file) {
   r.name = run.text("name", stem(file));
   r.paths = run.count("paths", std::nullopt, 1);
   r.seed = run.count("seed", 0);
-  r.chunk_paths = run.count("chunk_paths", kDefaultChunkPaths, kChunkMultiple);
+  r.chunk_paths = run.count("chunk_paths", default_chunk_paths(r.paths), kChunkMultiple);
   if (r.chunk_paths % kChunkMultiple != 0)
     run.error("chunk_paths", "must be a multiple of " + std::to_string(kChunkMultiple) +
                                  " (got " + std::to_string(r.chunk_paths) + ")");
@@ -80,9 +87,9 @@ RunConfig parse_run(Block& run, const std::string& file) {
                     ? Precision::Float
                     : Precision::Double;
   r.output = run.text("output", "results/" + r.name + ".h5");
-  run.not_available("target_rel_error", "stopping on a target error");
-  run.not_available("target_abs_error", "stopping on a target error");
-  run.not_available("checkpoint_s", "checkpointing");
+  if (run.has("target_rel_error")) r.target_rel_error = run.real("target_rel_error", std::nullopt, Range::positive());
+  if (run.has("target_abs_error")) r.target_abs_error = run.real("target_abs_error", std::nullopt, Range::positive());
+  r.checkpoint_s = run.real("checkpoint_s", r.checkpoint_s, Range{0, 1e308, false, false});
   run.finish();
   return r;
 }

@@ -13,6 +13,10 @@ namespace mcsim::io {
 enum class BackendChoice { Auto, Cpu, Cuda };
 
 constexpr std::uint64_t kDefaultChunkPaths = 65536;
+// Without run.chunk_paths, chunks grow (doubling) until a job has at most this many,
+// so per-chunk tallies, their reduction and their file table stay small.
+constexpr std::uint64_t kMaxDefaultChunks = std::uint64_t{1} << 20;
+std::uint64_t default_chunk_paths(std::uint64_t paths);
 // Chunks hold whole stream groups of every kernel (4 paths in float, 2 in double).
 constexpr std::uint64_t kChunkMultiple = 4;
 
@@ -24,6 +28,10 @@ struct RunConfig {
   BackendChoice backend = BackendChoice::Auto;
   Precision precision = Precision::Double;
   std::string output;
+  // Stop once every estimate's standard error is below these (0: no target);
+  // decided after 2^k chunks in index order, so the stop point is reproducible.
+  double target_rel_error = 0, target_abs_error = 0;
+  double checkpoint_s = 60;  // seconds between checkpoints; 0: none
 };
 
 struct Job {

@@ -1,7 +1,9 @@
 #include "io/hdf5.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 
 namespace mcsim::io::h5 {
@@ -54,6 +56,19 @@ Handle& Handle::operator=(Handle&& o) noexcept {
 Handle create_file(const std::string& path) {
   return Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose,
                 "create file '" + path + "'");
+}
+void write_file_atomically(const std::string& path, const std::function<void(hid_t)>& fill) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent);
+  const std::string tmp = path + ".tmp";
+  try {
+    Handle f = create_file(tmp);
+    fill(f);
+  } catch (...) {
+    std::remove(tmp.c_str());
+    throw;
+  }
+  std::filesystem::rename(tmp, path);
 }
 Handle open_file(const std::string& path) {
   return Handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
@@ -150,6 +165,13 @@ double read_attr_double(hid_t loc, const std::string& name) {
   Handle a = open_attr(loc, name);
   double v = 0;
   checked(H5Aread(a, H5T_NATIVE_DOUBLE, &v), "read attribute", name);
+  return v;
+}
+std::vector<double> read_attr_doubles(hid_t loc, const std::string& name) {
+  Handle a = open_attr(loc, name);
+  Handle space(H5Aget_space(a), H5Sclose, "read space of attribute '" + name + "'");
+  std::vector<double> v(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
+  if (!v.empty()) checked(H5Aread(a, H5T_NATIVE_DOUBLE, v.data()), "read attribute", name);
   return v;
 }
 std::uint64_t read_attr_uint(hid_t loc, const std::string& name) {

@@ -4,6 +4,7 @@
 #include <hdf5.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ class Handle {
 };
 
 Handle create_file(const std::string& path);
+// Creates PATH.tmp (and PATH's folder), lets `fill` write it, closes it and renames
+// it to PATH: readers see a whole file or none. On an error PATH.tmp is removed.
+void write_file_atomically(const std::string& path, const std::function<void(hid_t)>& fill);
 Handle open_file(const std::string& path);
 Handle create_group(hid_t parent, const std::string& name);
 Handle open_group(hid_t parent, const std::string& name);
@@ -42,6 +46,7 @@ void write_attr(hid_t loc, const std::string& name, const std::vector<double>& v
 std::string read_attr_string(hid_t loc, const std::string& name);
 double read_attr_double(hid_t loc, const std::string& name);
 std::uint64_t read_attr_uint(hid_t loc, const std::string& name);
+std::vector<double> read_attr_doubles(hid_t loc, const std::string& name);
 std::vector<std::string> read_attr_strings(hid_t loc, const std::string& name);
 std::vector<std::string> attr_names(hid_t loc);
 

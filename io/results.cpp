@@ -1,5 +1,6 @@
 #include "io/results.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -114,11 +115,7 @@ void check_writable(const std::string& path, bool force) {
 
 void write_results(const std::string& path, const Results& r, bool force) {
   check_writable(path, force);
-  const fs::path parent = fs::path(path).parent_path();
-  if (!parent.empty()) fs::create_directories(parent);
-  const std::string tmp = path + ".tmp";
-  try {
-    h5::Handle f = h5::create_file(tmp);
+  h5::write_file_atomically(path, [&](hid_t f) {
     h5::write_attr(f, "format", std::string("mcsim-results"));
     h5::write_attr(f, "format_version", kFormatVersion);
     h5::write_attr(f, "mcsim_version", r.mcsim_version);
@@ -129,6 +126,12 @@ void write_results(const std::string& path, const Results& r, bool force) {
     h5::write_attr(f, "seed", r.seed);
     h5::write_attr(f, "paths", r.paths);
     h5::write_attr(f, "chunk_paths", r.chunk_paths);
+    if (r.target_rel_error > 0 || r.target_abs_error > 0) {
+      h5::write_attr(f, "paths_cap", r.paths_cap);
+      h5::write_attr(f, "target_rel_error", r.target_rel_error);
+      h5::write_attr(f, "target_abs_error", r.target_abs_error);
+      h5::write_attr(f, "target_met", std::uint64_t{r.target_met});
+    }
     h5::write_attr(f, "ranks", r.ranks);
     h5::write_attr(f, "devices", r.devices);
     h5::write_attr(f, "backend", r.backend);
@@ -142,9 +145,10 @@ void write_results(const std::string& path, const Results& r, bool force) {
     h5::write_attr(timing, "paths_per_s", r.paths_per_s);
     for (const auto& [stage, seconds] : r.stage_seconds) h5::write_attr(timing, stage + "_s", seconds);
     std::vector<std::string> names;
-    std::vector<double> secs, kernel_ms, paths;
+    std::vector<double> secs, kernel_ms, paths, ranks;
     for (const auto& d : r.device_times) {
       names.push_back(d.device);
+      ranks.push_back(d.rank);
       secs.push_back(d.seconds);
       kernel_ms.push_back(d.kernel_ms);
       paths.push_back(static_cast<double>(d.paths));
@@ -153,11 +157,8 @@ void write_results(const std::string& path, const Results& r, bool force) {
     h5::write_attr(timing, "device_seconds", secs);
     h5::write_attr(timing, "device_kernel_ms", kernel_ms);
     h5::write_attr(timing, "device_paths", paths);
-  } catch (...) {
-    std::remove(tmp.c_str());
-    throw;
-  }
-  fs::rename(tmp, path);
+    h5::write_attr(timing, "device_ranks", ranks);
+  });
 }
 
 Results read_results(const std::string& path) {
@@ -177,6 +178,13 @@ Results read_results(const std::string& path) {
   r.paths = h5::read_attr_uint(f, "paths");
   r.chunk_paths = h5::read_attr_uint(f, "chunk_paths");
   r.ranks = h5::read_attr_uint(f, "ranks");
+  const auto attrs = h5::attr_names(f);
+  if (std::find(attrs.begin(), attrs.end(), "target_met") != attrs.end()) {
+    r.paths_cap = h5::read_attr_uint(f, "paths_cap");
+    r.target_rel_error = h5::read_attr_double(f, "target_rel_error");
+    r.target_abs_error = h5::read_attr_double(f, "target_abs_error");
+    r.target_met = h5::read_attr_uint(f, "target_met") != 0;
+  }
   r.devices = h5::read_attr_strings(f, "devices");
 
   h5::Handle scenarios = h5::open_group(f, "scenarios");
@@ -199,6 +207,15 @@ Results read_results(const std::string& path) {
   h5::Handle timing = h5::open_group(f, "timing");
   r.wall_s = h5::read_attr_double(timing, "wall_s");
   r.paths_per_s = h5::read_attr_double(timing, "paths_per_s");
+  const auto names = h5::read_attr_strings(timing, "device_names");
+  const auto secs = h5::read_attr_doubles(timing, "device_seconds");
+  const auto kernel_ms = h5::read_attr_doubles(timing, "device_kernel_ms");
+  const auto paths = h5::read_attr_doubles(timing, "device_paths");
+  const auto ranks = h5::read_attr_doubles(timing, "device_ranks");
+  for (std::size_t i = 0; i < names.size() && i < secs.size() && i < kernel_ms.size() &&
+                          i < paths.size() && i < ranks.size(); ++i)
+    r.device_times.push_back({static_cast<int>(ranks[i]), names[i], secs[i], kernel_ms[i],
+                              static_cast<std::uint64_t>(paths[i])});
   return r;
 }
 

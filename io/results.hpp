@@ -26,6 +26,7 @@ struct ScenarioResult {
 };
 
 struct DeviceTime {
+  int rank = 0;
   std::string device;
   double seconds = 0, kernel_ms = 0;
   std::uint64_t paths = 0;
@@ -34,6 +35,10 @@ struct DeviceTime {
 struct Results {
   std::string mcsim_version, git_sha, created, command_line, config, backend, precision;
   std::uint64_t seed = 0, paths = 0, chunk_paths = 0, ranks = 1;
+  // Stopping on a target error: run.paths is then a cap, `paths` what was run.
+  std::uint64_t paths_cap = 0;
+  double target_rel_error = 0, target_abs_error = 0;
+  bool target_met = false;
   std::vector<std::string> devices;
   std::vector<ScenarioResult> scenarios;
   double wall_s = 0, paths_per_s = 0;

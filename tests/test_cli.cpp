@@ -1,35 +1,15 @@
 // The mcsim executable as a user runs it: exit statuses, messages, files.
-#include <catch2/catch.hpp>
-#include <sys/wait.h>
-
-#include <cstdio>
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
+
+#include "run_exe.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
-struct Outcome {
-  int status;
-  std::string output;
-};
-Outcome mcsim(const std::string& args) {
-  const std::string cmd = std::string(MCSIM_EXE) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  char buf[4096];
-  while (std::fgets(buf, sizeof buf, p)) out += buf;
-  const int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
-fs::path scratch() {
-  const fs::path d = fs::temp_directory_path() / ("mcsim-cli-" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  return d;
-}
+using test_exe::Outcome;
+Outcome mcsim(const std::string& args) { return test_exe::run(args); }
+fs::path scratch() { return test_exe::scratch("cli"); }
 }  // namespace
 
 TEST_CASE("mcsim run and show and refusing to overwrite", "[cli]") {

@@ -112,9 +112,29 @@ TEST_CASE("a YAML syntax error carries its line", "[config]") {
 }
 
 TEST_CASE("contract keys of later versions are refused clearly and not as misspellings", "[config]") {
-  const auto e = errors_of(replace(kGood, "seed: 42", "seed: 42\n  target_rel_error: 1e-4"));
-  CHECK(has_line(e, "run.target_rel_error: stopping on a target error is not available in this version"));
+  const auto e = errors_of(kGood + std::string("scenarios: []\n"));
+  CHECK(has_line(e, "scenarios: what-if scenarios is not available in this version"));
   CHECK(has_line(errors_of(replace(kGood, "type: european", "type: asian")), "'asian' is not one of"));
+}
+
+TEST_CASE("run targets and checkpoint interval are read and checked", "[config]") {
+  const io::Job job = io::load_job_text(
+      replace(kGood, "seed: 42", "seed: 42\n  target_rel_error: 1e-4\n  checkpoint_s: 5"), "job.yaml");
+  CHECK(job.run.target_rel_error == 1e-4);
+  CHECK(job.run.target_abs_error == 0);
+  CHECK(job.run.checkpoint_s == 5);
+  CHECK(io::load_job_text(kGood, "job.yaml").run.checkpoint_s == 60);
+  CHECK(has_line(errors_of(replace(kGood, "seed: 42", "seed: 42\n  target_abs_error: -1")),
+                 "run.target_abs_error: must be > 0"));
+  CHECK(has_line(errors_of(replace(kGood, "seed: 42", "seed: 42\n  checkpoint_s: -1")),
+                 "run.checkpoint_s: must be >= 0"));
+}
+
+TEST_CASE("the planner's chunk size keeps a job at most 2^20 chunks", "[config]") {
+  CHECK(io::default_chunk_paths(10'000'000) == 65536);
+  CHECK(io::default_chunk_paths(std::uint64_t{1} << 36) == 65536);
+  CHECK(io::default_chunk_paths((std::uint64_t{1} << 36) + 1) == 131072);
+  CHECK(io::default_chunk_paths(std::uint64_t{1} << 40) == std::uint64_t{1} << 20);
 }
 
 TEST_CASE("set overrides any key and its errors name the option", "[config]") {

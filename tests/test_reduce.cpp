@@ -69,3 +69,37 @@ TEST_CASE("estimates give mean and standard error and 95% interval from moments"
   CHECK(e[0].samples == 4);
   CHECK(std::isnan(estimates({0, 0, 0}, {"x"})[0].value));
 }
+
+TEST_CASE("subtrees tile a rank's range with aligned nodes", "[reduce]") {
+  // 13 chunks, ranks owning [0,5) [5,9) [9,13): 5 = [0,4) + [4,5); [5,9) = 5,[6,8),8; [9,13) = 9,[10,12),12.
+  auto s = subtrees(0, 5, 13);
+  REQUIRE(s.size() == 2);
+  CHECK((s[0].level == 2 && s[0].index == 0));
+  CHECK((s[1].level == 0 && s[1].index == 4));
+  s = subtrees(9, 13, 13);
+  REQUIRE(s.size() == 3);
+  CHECK((s[1].level == 1 && s[1].index == 5));
+  // Chunk 12 is node (2, 3) clipped to n: the whole right end in one node.
+  CHECK((s[2].level == 2 && s[2].index == 3));
+  CHECK(subtrees(0, 13, 13).size() == 1);
+  CHECK(subtrees(3, 3, 13).empty());
+}
+
+TEST_CASE("ranks' subtrees combine to the bits of one tree over all chunks", "[reduce]") {
+  for (std::uint64_t chunks : {1u, 2u, 5u, 13u, 64u, 1000u, 1025u}) {
+    const std::size_t width = 3;
+    const auto partials = random_partials(chunks, width, 17);
+    const Tally reference = tree_sum(partials, width);
+    for (std::uint64_t ranks : {1u, 2u, 3u, 7u}) {
+      std::vector<NodeValue> nodes;
+      for (std::uint64_t r = 0; r < ranks; ++r) {
+        const std::uint64_t a = chunks * r / ranks, b = chunks * (r + 1) / ranks;
+        for (const Node& node : subtrees(a, b, chunks))
+          nodes.push_back({node, node_value(&partials[a * width], a, node, chunks, width)});
+      }
+      INFO(chunks << " chunks over " << ranks << " ranks");
+      CHECK(same_bits(combine(nodes, chunks, width), reference));
+    }
+  }
+  CHECK_THROWS(combine({}, 4, 3));  // chunks nobody sent
+}

@@ -1,0 +1,16 @@
+// SIGTERM and SIGINT (Slurm at the time limit, Ctrl-C) ask a run to stop: the
+// workers finish the chunks in hand, a checkpoint is written, and mcsim exits with
+// kExitStopped. A second signal ends the process at once.
+#pragma once
+
+namespace mcsim {
+
+constexpr int kExitStopped = 3;
+
+void install_stop_handlers();
+bool stop_requested();
+int stop_signal();  // the signal that asked, 0 if none
+// For tests: ask as a signal would.
+void request_stop(int signal);
+
+}  // namespace mcsim

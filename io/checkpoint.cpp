@@ -1,0 +1,88 @@
+#include "io/checkpoint.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "io/hdf5.hpp"
+
+namespace mcsim::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+std::string base_of(const std::string& results_path) {
+  const std::string ext = ".h5";
+  const bool has_ext = results_path.size() > ext.size() &&
+                       results_path.compare(results_path.size() - ext.size(), ext.size(), ext) == 0;
+  return has_ext ? results_path.substr(0, results_path.size() - ext.size()) : results_path;
+}
+}  // namespace
+
+std::string checkpoint_path(const std::string& results_path, int rank) {
+  const std::string base = base_of(results_path);
+  return rank == 0 ? base + ".ckpt.h5" : fmt::format("{}.ckpt.r{}.h5", base, rank);
+}
+
+std::vector<std::string> find_checkpoints(const std::string& results_path) {
+  const fs::path base(base_of(results_path));
+  const fs::path dir = base.has_parent_path() ? base.parent_path() : fs::path(".");
+  const std::string name = base.filename().string() + ".ckpt.";
+  std::vector<std::string> out;
+  if (!fs::is_directory(dir)) return out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string f = e.path().filename().string();
+    const bool ours = f.rfind(name, 0) == 0 && f.size() > 3 && f.compare(f.size() - 3, 3, ".h5") == 0;
+    const std::string middle = ours ? f.substr(name.size(), f.size() - name.size() - 3) : "";
+    // RESULTS.ckpt.h5 (middle empty after "ckpt.") or RESULTS.ckpt.rN.h5
+    if (f == name + "h5" || (ours && middle.size() > 1 && middle[0] == 'r' &&
+                             middle.find_first_not_of("0123456789", 1) == std::string::npos))
+      out.push_back(e.path().string());
+  }
+  return out;
+}
+
+void write_checkpoint(const std::string& path, const Checkpoint& c) {
+  h5::write_file_atomically(path, [&](hid_t f) {
+    h5::write_attr(f, "format", std::string("mcsim-checkpoint"));
+    h5::write_attr(f, "mcsim_version", c.mcsim_version);
+    h5::write_attr(f, "fingerprint", c.fingerprint);
+    h5::write_attr(f, "chunks", c.chunks);
+    h5::write_attr(f, "width", c.width);
+    // Chunk indices as doubles: exact below 2^53 chunks.
+    h5::write_dataset(f, "done", std::vector<double>(c.done.begin(), c.done.end()), c.done.size(), 0);
+    h5::write_dataset(f, "partials", c.partials, c.done.size(), c.width);
+  });
+}
+
+Checkpoint read_checkpoint(const std::string& path) {
+  h5::Handle f = h5::open_file(path);
+  Checkpoint c;
+  if (h5::read_attr_string(f, "format") != "mcsim-checkpoint")
+    throw std::runtime_error("'" + path + "' is not an mcsim checkpoint");
+  c.mcsim_version = h5::read_attr_string(f, "mcsim_version");
+  c.fingerprint = h5::read_attr_string(f, "fingerprint");
+  c.chunks = h5::read_attr_uint(f, "chunks");
+  c.width = h5::read_attr_uint(f, "width");
+  for (double d : h5::read_dataset(f, "done", nullptr, nullptr)) c.done.push_back(static_cast<std::uint64_t>(d));
+  c.partials = h5::read_dataset(f, "partials", nullptr, nullptr);
+  if (c.partials.size() != c.done.size() * c.width)
+    throw std::runtime_error("'" + path + "' is damaged: partials do not match its chunk list");
+  return c;
+}
+
+void remove_checkpoints(const std::string& results_path) {
+  for (const auto& p : find_checkpoints(results_path)) fs::remove(p);
+}
+
+std::string fingerprint(const std::string& text) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char ch : text) {
+    h ^= ch;
+    h *= 0x100000001b3ULL;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+}  // namespace mcsim::io

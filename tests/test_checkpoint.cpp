@@ -1,0 +1,138 @@
+// Checkpoint and resume, stopping on a target error, and runtime faults, through
+// the executable: a run stopped by SIGTERM or killed by SIGKILL and then resumed
+// gives the bits of a run that was never stopped.
+#include <filesystem>
+#include <fstream>
+
+#include "io/checkpoint.hpp"
+#include "io/results.hpp"
+#include "run_exe.hpp"
+#include "same_results.hpp"
+
+namespace fs = std::filesystem;
+using namespace test_exe;
+
+namespace {
+// A double-precision job of a few seconds on one thread, checkpointing often.
+fs::path write_job(const fs::path& dir, const std::string& extra_run = "") {
+  const fs::path p = dir / "job.yaml";
+  std::ofstream(p) << "run: { name: long, paths: 60_000_000, seed: 5, chunk_paths: 65536, precision: double,"
+                      " checkpoint_s: 0.2" << extra_run << " }\n"
+                      "model:\n  type: option\n"
+                      "  process: { type: gbm, spot: 100, rate: 0.05, volatility: 0.2 }\n"
+                      "  instrument: { type: european, option: put, strike: 95, maturity: 1 }\n";
+  return p;
+}
+std::string reference_run(const fs::path& dir, const fs::path& job) {
+  const std::string ref = (dir / "reference.h5").string();
+  const auto r = run("run " + job.string() + " --backend cpu -q -o " + ref);
+  REQUIRE(r.status == 0);
+  return ref;
+}
+// Starts the job on one thread and returns once its first checkpoint is on disk.
+pid_t start_until_checkpoint(const fs::path& dir, const fs::path& job, const std::string& out) {
+  const pid_t pid = start({"run", job.string(), "--backend", "cpu", "-q", "-o", out}, (dir / "log").string());
+  const std::string ckpt = mcsim::io::checkpoint_path(out, 0);
+  for (double t = 0; t < 20 && !fs::exists(ckpt); t += 0.05) sleep_s(0.05);
+  REQUIRE(fs::exists(ckpt));
+  return pid;
+}
+}  // namespace
+
+TEST_CASE("SIGTERM writes a checkpoint and exits 3 and resume gives the uninterrupted bits", "[checkpoint]") {
+  const fs::path dir = scratch("ckpt-term");
+  const fs::path job = write_job(dir);
+  const std::string out = (dir / "stopped.h5").string(), ckpt = mcsim::io::checkpoint_path(out, 0);
+  const pid_t pid = start_until_checkpoint(dir, job, out);
+  ::kill(pid, SIGTERM);
+  CHECK(wait_for(pid) == 3);
+  CHECK_FALSE(fs::exists(out));  // no result, but a checkpoint of what was done
+  const auto partial = mcsim::io::read_checkpoint(ckpt);
+  CHECK(partial.done.size() > 0);
+  CHECK(partial.done.size() < partial.chunks);
+
+  auto r = run("run " + job.string() + " --backend cpu -q -o " + out);  // forgetting --resume
+  CHECK(r.status == 1);
+  CHECK(r.output.find("--resume") != std::string::npos);
+  r = run("run " + job.string() + " --backend cpu -q --resume -o " + out);
+  REQUIRE(r.status == 0);
+  CHECK_FALSE(fs::exists(ckpt));  // finished: the checkpoint is gone
+  CHECK(same_results(out, reference_run(dir, job)));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("SIGKILL loses only the work since the last checkpoint and resume gives the same bits", "[checkpoint]") {
+  const fs::path dir = scratch("ckpt-kill");
+  const fs::path job = write_job(dir);
+  const std::string out = (dir / "killed.h5").string(), ckpt = mcsim::io::checkpoint_path(out, 0);
+  const pid_t pid = start_until_checkpoint(dir, job, out);
+  sleep_s(0.3);
+  ::kill(pid, SIGKILL);
+  CHECK(wait_for(pid) == -SIGKILL);
+  CHECK_FALSE(fs::exists(out));
+  CHECK(mcsim::io::read_checkpoint(ckpt).done.size() > 0);  // whole, never half-written
+  const auto r = run("run " + job.string() + " --backend cpu -q --resume -o " + out);
+  REQUIRE(r.status == 0);
+  CHECK(same_results(out, reference_run(dir, job)));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a checkpoint of a different job is refused and --force starts over", "[checkpoint]") {
+  const fs::path dir = scratch("ckpt-other");
+  const fs::path job = write_job(dir);
+  const std::string out = (dir / "r.h5").string(), ckpt = mcsim::io::checkpoint_path(out, 0);
+  const pid_t pid = start_until_checkpoint(dir, job, out);
+  ::kill(pid, SIGTERM);
+  REQUIRE(wait_for(pid) == 3);
+  auto r = run("run " + job.string() + " --backend cpu -q --resume -o " + out + " --set model.instrument.strike=96");
+  CHECK(r.status == 1);
+  CHECK(r.output.find("different job") != std::string::npos);
+  CHECK(fs::exists(ckpt));  // still there for the right job
+  r = run("run " + job.string() + " --backend cpu -q --resume -o " + out + " --set run.paths=1000000 --force");
+  CHECK(r.status == 1);  // --force does not make a mismatched resume acceptable
+  r = run("run " + job.string() + " --backend cpu -q -o " + out + " --set run.paths=1000000 --force");
+  CHECK(r.status == 0);
+  CHECK_FALSE(fs::exists(ckpt));
+  CHECK(run("run " + job.string() + " --backend cpu -q --resume -o " + (dir / "none.h5").string()).status == 1);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a target error stops at a reproducible point and the file says it was met", "[checkpoint][target]") {
+  const fs::path dir = scratch("target");
+  const fs::path job = write_job(dir, ", target_rel_error: 2e-3");
+  const std::string a = (dir / "a.h5").string(), b = (dir / "b.h5").string();
+  REQUIRE(run("run " + job.string() + " --backend cpu -q -o " + a, "OMP_NUM_THREADS=1").status == 0);
+  REQUIRE(run("run " + job.string() + " --backend cpu -q -o " + b, "OMP_NUM_THREADS=2").status == 0);
+  const auto r = mcsim::io::read_results(a);
+  CHECK(r.target_met);
+  CHECK(r.paths < r.paths_cap);
+  CHECK(r.paths % (16 * 65536) == 0);  // stopped after 16 * 2^k chunks
+  const auto& e = r.scenarios.front().estimates.front();
+  CHECK(e.std_error <= 2e-3 * e.value);
+  CHECK(e.samples == r.paths);
+  CHECK(same_results(a, b));
+  // Unreachable: runs to the cap and says so.
+  const auto far = run("run " + job.string() + " --backend cpu -q -o " + (dir / "c.h5").string() +
+                       " --set run.target_rel_error=1e-9 --set run.paths=2_000_000");
+  CHECK(far.status == 0);
+  CHECK(far.output.find("NOT met") != std::string::npos);
+  const auto c = mcsim::io::read_results((dir / "c.h5").string());
+  CHECK_FALSE(c.target_met);
+  CHECK(c.paths == 2'000'000);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a payoff that overflows is a runtime error naming the chunk and no file is written", "[checkpoint][fault]") {
+  const fs::path dir = scratch("fault");
+  const fs::path job = write_job(dir);
+  const std::string out = (dir / "never.h5").string();
+  // Payoffs near 1e30 square past float's range: the first chunk's tally is not finite.
+  const auto r = run("run " + job.string() + " --backend cpu -q -o " + out +
+                     " --set run.paths=200000 --set model.process.spot=1e30 --set model.instrument.option=call"
+                     " --set run.precision=float");
+  CHECK(r.status == 1);
+  CHECK(r.output.find("chunk 0") != std::string::npos);
+  CHECK(r.output.find("not finite") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+  fs::remove_all(dir);
+}

@@ -1,0 +1,117 @@
+// Scale-out through mpirun with the CPU backend: 1, 2 and 3 ranks give the same
+// bits; a stop on a target error and a resume are rank-count independent; a
+// failing rank stops them all.
+#include <filesystem>
+#include <fstream>
+
+#include "io/checkpoint.hpp"
+#include "io/results.hpp"
+#include "run_exe.hpp"
+#include "same_results.hpp"
+
+namespace fs = std::filesystem;
+using namespace test_exe;
+
+namespace {
+std::string mpirun(int ranks) {
+  return std::string(MCSIM_MPIEXEC) + " -np " + std::to_string(ranks) +
+         " --oversubscribe --allow-run-as-root -x OMP_NUM_THREADS=1";
+}
+fs::path write_job(const fs::path& dir, const std::string& precision, const std::string& extra = "") {
+  const fs::path p = dir / ("job-" + precision + ".yaml");
+  // 46 chunks, the last one short: every rank split has ragged edges.
+  std::ofstream(p) << "run: { name: mpi, paths: 3_000_001, seed: 8, chunk_paths: 65536, precision: " << precision
+                   << extra << " }\n"
+                      "model:\n  type: option\n"
+                      "  process: { type: gbm, spot: 100, rate: 0.03, dividend: 0.01, volatility: 0.3 }\n"
+                      "  instrument: { type: european, option: call, strike: 110, maturity: 2 }\n"
+                      "  variance_reduction: [antithetic]\n";
+  return p;
+}
+}  // namespace
+
+TEST_CASE("one two and three ranks give the same estimate bits and chunk table", "[mpi]") {
+  const fs::path dir = scratch("mpi-bits");
+  for (const std::string precision : {"float", "double"}) {
+    const fs::path job = write_job(dir, precision);
+    std::vector<std::string> outs;
+    for (int ranks : {1, 2, 3}) {
+      outs.push_back((dir / (precision + std::to_string(ranks) + ".h5")).string());
+      const auto r = run("run " + job.string() + " --backend cpu -q -o " + outs.back(), mpirun(ranks));
+      INFO(r.output);
+      REQUIRE(r.status == 0);
+      const auto res = mcsim::io::read_results(outs.back());
+      CHECK(res.ranks == static_cast<std::uint64_t>(ranks));
+      CHECK(res.device_times.size() == static_cast<std::size_t>(ranks));  // one CPU backend per rank
+      CHECK(res.scenarios.front().chunk_tallies.size() == 46 * 3);
+    }
+    INFO(precision);
+    CHECK(same_results(outs[0], outs[1]));
+    CHECK(same_results(outs[0], outs[2]));
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a target error stops at the same point on one and three ranks", "[mpi]") {
+  const fs::path dir = scratch("mpi-target");
+  const fs::path job = write_job(dir, "float", ", target_rel_error: 4e-3");
+  const std::string a = (dir / "a.h5").string(), b = (dir / "b.h5").string();
+  REQUIRE(run("run " + job.string() + " --backend cpu -q -o " + a, mpirun(1)).status == 0);
+  REQUIRE(run("run " + job.string() + " --backend cpu -q -o " + b, mpirun(3)).status == 0);
+  const auto r = mcsim::io::read_results(a);
+  CHECK(r.target_met);
+  CHECK(r.paths < r.paths_cap);
+  CHECK(same_results(a, b));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a run stopped on two ranks resumes on three with the bits of an unstopped run", "[mpi][checkpoint]") {
+  const fs::path dir = scratch("mpi-resume");
+  const fs::path job = dir / "long.yaml";
+  std::ofstream(job) << "run: { name: long, paths: 60_000_000, seed: 3, precision: double, checkpoint_s: 0.2 }\n"
+                        "model:\n  type: option\n"
+                        "  process: { type: gbm, spot: 100, rate: 0.05, volatility: 0.2 }\n"
+                        "  instrument: { type: european, option: call, strike: 100, maturity: 1 }\n";
+  const std::string out = (dir / "r.h5").string(), ref = (dir / "ref.h5").string();
+  // mpirun forwards SIGTERM to its ranks; start it through a shell to signal it.
+  const std::string pidfile = (dir / "pid").string();
+  const std::string cmd = "sh -c '" + mpirun(2) + " " + MCSIM_EXE + " run " + job.string() + " --backend cpu -q -o " +
+                          out + " > " + (dir / "log").string() + " 2>&1 & echo $! > " + pidfile + "; wait $!; echo $? > " +
+                          (dir / "status").string() + "' &";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  for (double t = 0; t < 30 && !fs::exists(mcsim::io::checkpoint_path(out, 1)); t += 0.05) sleep_s(0.05);
+  REQUIRE(fs::exists(mcsim::io::checkpoint_path(out, 1)));
+  pid_t pid = 0;
+  std::ifstream(pidfile) >> pid;
+  REQUIRE(pid > 0);
+  ::kill(pid, SIGTERM);
+  for (double t = 0; t < 30 && !fs::exists(dir / "status"); t += 0.05) sleep_s(0.05);
+  sleep_s(0.1);
+  int status = -1;
+  std::ifstream(dir / "status") >> status;
+  CHECK(status != 0);  // each rank exits 3; mpirun, itself signalled, reports its own status
+  std::ifstream log_in(dir / "log");
+  const std::string log((std::istreambuf_iterator<char>(log_in)), std::istreambuf_iterator<char>());
+  CHECK(log.find("stopped by signal 15; checkpoint written") != std::string::npos);
+  CHECK(mcsim::io::find_checkpoints(out).size() == 2);  // one per rank
+  CHECK_FALSE(fs::exists(out));
+  const auto r = run("run " + job.string() + " --backend cpu -q --resume -o " + out, mpirun(3));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(mcsim::io::find_checkpoints(out).empty());
+  REQUIRE(run("run " + job.string() + " --backend cpu -q -o " + ref, mpirun(1)).status == 0);
+  CHECK(same_results(out, ref));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a failing rank stops every rank with a message naming rank and chunk", "[mpi][fault]") {
+  const fs::path dir = scratch("mpi-fault");
+  const fs::path job = write_job(dir, "float");
+  const std::string out = (dir / "never.h5").string();
+  const auto r = run("run " + job.string() + " --backend cpu -q -o " + out + " --set model.process.spot=1e30", mpirun(2));
+  CHECK(r.status != 0);
+  CHECK(r.output.find("rank 0: chunk 0") != std::string::npos);
+  CHECK(r.output.find("not finite") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+  fs::remove_all(dir);
+}
