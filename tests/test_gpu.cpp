@@ -4,14 +4,20 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "app/driver.hpp"
 #include "app/validate.hpp"
 #include "app/version.hpp"
+#include "io/results.hpp"
 #include "job_text.hpp"
+#include "run_exe.hpp"
+#include "same_results.hpp"
 
 using namespace mcsim;
+namespace fs = std::filesystem;
 
 namespace {
 bool have_gpu() {
@@ -85,4 +91,46 @@ TEST_CASE("validation passes on the GPU backend", "[gpu]") {
     std::cout << format_validation(rows);
     for (const auto& r : rows) CHECK(r.pass);
   }
+}
+
+TEST_CASE("one GPU and every GPU of the node give the same bits", "[gpu]") {
+  if (!have_gpu()) return;
+  const fs::path dir = test_exe::scratch("gpu-count");
+  const fs::path job = dir / "job.yaml";
+  std::ofstream(job) << option_job("european", "call", "  variance_reduction: [antithetic]\n",
+                                   ", precision: float");
+  const std::string one = (dir / "one.h5").string(), all = (dir / "all.h5").string();
+  const auto a = test_exe::run("run " + job.string() + " --backend cuda -q -o " + one + " --set run.paths=300_000_001",
+                               "CUDA_VISIBLE_DEVICES=0");
+  REQUIRE(a.status == 0);
+  const auto b = test_exe::run("run " + job.string() + " --backend cuda -q -o " + all + " --set run.paths=300_000_001");
+  REQUIRE(b.status == 0);
+  const auto r = io::read_results(all);
+  std::cout << "GPUs in the all-GPU run: " << r.device_times.size() << "\n";
+  CHECK(same_results(one, all));
+#if defined(MCSIM_MPIEXEC)
+  // One rank per GPU (each takes the GPU of its node-local rank).
+  const std::string ranks = (dir / "ranks.h5").string();
+  const auto c = test_exe::run("run " + job.string() + " --backend cuda -q -o " + ranks + " --set run.paths=300_000_001",
+                               std::string(MCSIM_MPIEXEC) + " -np 2 --oversubscribe --allow-run-as-root");
+  INFO(c.output);
+  REQUIRE(c.status == 0);
+  CHECK(io::read_results(ranks).ranks == 2);
+  CHECK(same_results(one, ranks));
+#endif
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a non-finite GPU tally stops the run naming chunk and device", "[gpu]") {
+  if (!have_gpu()) return;
+  const fs::path dir = test_exe::scratch("gpu-fault");
+  const fs::path job = dir / "job.yaml";
+  std::ofstream(job) << option_job("european", "call", "", ", precision: float");
+  const auto r = test_exe::run("run " + job.string() + " --backend cuda -q -o " + (dir / "never.h5").string() +
+                               " --set model.process.spot=1e30");
+  CHECK(r.status == 1);
+  CHECK(r.output.find("chunk 0 on cuda:") != std::string::npos);
+  CHECK(r.output.find("not finite") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "never.h5"));
+  fs::remove_all(dir);
 }
