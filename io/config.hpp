@@ -15,7 +15,7 @@ enum class BackendChoice { Auto, Cpu, Cuda };
 constexpr std::uint64_t kDefaultChunkPaths = 65536;
 // Without run.chunk_paths, chunks grow (doubling) until a job has at most this many,
 // so per-chunk tallies, their reduction and their file table stay small.
-constexpr std::uint64_t kMaxDefaultChunks = std::uint64_t{1} << 14;
+constexpr std::uint64_t kMaxDefaultChunks = std::uint64_t{1} << 16;
 std::uint64_t default_chunk_paths(std::uint64_t paths);
 // Chunks hold whole stream groups of every kernel (4 paths in float, 2 in double).
 constexpr std::uint64_t kChunkMultiple = 4;

@@ -24,13 +24,13 @@ OMP_NUM_THREADS=1 build/device/bench/bench_european cpu 24 5 | tee "$out/bench-c
 mpi="mpirun --allow-run-as-root --oversubscribe"
 ngpu=$(nvidia-smi -L | wc -l)
 {
-  build/device/bench/bench_scale 34 5
+  CUDA_VISIBLE_DEVICES=0 build/device/bench/bench_scale 34 5
   CUDA_VISIBLE_DEVICES=0 build/device/bench/bench_scale 41 3
   if [ "$ngpu" -gt 1 ]; then
     build/device/bench/bench_scale 41 3
     $mpi -np "$ngpu" build/device/bench/bench_scale 41 3
   fi
-  /usr/bin/time -f "process wall %e s (mcsim run, 2^34 paths, float, CUDA start-up included)" \
+  CUDA_VISIBLE_DEVICES=0 /usr/bin/time -f "process wall %e s (mcsim run, 2^34 paths, float, one GPU, CUDA start-up included)" \
     build/device/mcsim run configs/quickstart.yaml -q --force -o /tmp/scale34.h5 \
     --set run.paths=17179869184 --set run.precision=float | grep -E 'price|time|wrote'
 } 2>&1 | tee "$out/bench-scale.txt"

@@ -55,7 +55,9 @@ inline pid_t start(const std::vector<std::string>& args, const std::string& log)
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  std::vector<std::string> env{"OMP_NUM_THREADS=1", "PATH=/usr/bin:/bin"};
+  std::vector<std::string> env{"OMP_NUM_THREADS=1"};  // and the rest of ours
+  for (char** e = environ; *e; ++e)
+    if (std::string(*e).rfind("OMP_NUM_THREADS=", 0) != 0) env.emplace_back(*e);
   std::vector<char*> cenv;
   for (auto& e : env) cenv.push_back(e.data());
   cenv.push_back(nullptr);

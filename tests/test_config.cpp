@@ -130,11 +130,11 @@ TEST_CASE("run targets and checkpoint interval are read and checked", "[config]"
                  "run.checkpoint_s: must be >= 0"));
 }
 
-TEST_CASE("the planner's chunk size keeps a job at most 2^14 chunks", "[config]") {
+TEST_CASE("the planner's chunk size keeps a job at most 2^16 chunks", "[config]") {
   CHECK(io::default_chunk_paths(10'000'000) == 65536);
-  CHECK(io::default_chunk_paths(std::uint64_t{1} << 30) == 65536);
-  CHECK(io::default_chunk_paths((std::uint64_t{1} << 30) + 1) == 131072);
-  CHECK(io::default_chunk_paths(std::uint64_t{1} << 40) == std::uint64_t{1} << 26);
+  CHECK(io::default_chunk_paths(std::uint64_t{1} << 32) == 65536);
+  CHECK(io::default_chunk_paths((std::uint64_t{1} << 32) + 1) == 131072);
+  CHECK(io::default_chunk_paths(std::uint64_t{1} << 40) == std::uint64_t{1} << 24);
 }
 
 TEST_CASE("set overrides any key and its errors name the option", "[config]") {
