@@ -196,7 +196,8 @@ io::Results run_job(const io::Job& job, const RunOptions& options) {
   bool met = false;
   std::vector<ChunkSpan> owned;  // this rank's shares of every stage so far
   {
-    Progress progress(run.paths, options.progress && mpi::master());
+    // Rank 0 shows its own share's progress.
+    Progress progress(run.paths / static_cast<std::uint64_t>(ranks), options.progress && mpi::master());
     std::uint64_t begin = 0;
     for (const std::uint64_t stage_end : stage_ends(chunks, has_target)) {
       end = stage_end;
