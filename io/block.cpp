@@ -155,7 +155,7 @@ double Block::real(const std::string& key, std::optional<double> fallback, Range
 }
 
 std::uint64_t Block::count(const std::string& key, std::optional<std::uint64_t> fallback,
-                           std::uint64_t min) {
+                           std::uint64_t min, std::uint64_t max) {
   const YAML::Node n = scalar(key, !fallback.has_value());
   if (!n) return fallback.value_or(min);
   const auto v = parse_count(n.Scalar());
@@ -165,6 +165,10 @@ std::uint64_t Block::count(const std::string& key, std::optional<std::uint64_t> 
   }
   if (*v < min) {
     error(key, "must be >= " + std::to_string(min) + " (got " + n.Scalar() + ")");
+    return fallback.value_or(min);
+  }
+  if (*v > max) {
+    error(key, "must be <= " + std::to_string(max) + " (got " + n.Scalar() + ")");
     return fallback.value_or(min);
   }
   return *v;

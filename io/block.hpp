@@ -40,7 +40,7 @@ class Block {
   // Each getter returns the fallback (or a neutral value) after reporting an error.
   double real(const std::string& key, std::optional<double> fallback, Range range = {});
   std::uint64_t count(const std::string& key, std::optional<std::uint64_t> fallback,
-                      std::uint64_t min = 0);
+                      std::uint64_t min = 0, std::uint64_t max = ~std::uint64_t{0});
   std::string text(const std::string& key, std::optional<std::string> fallback);
   std::string choice(const std::string& key, const std::vector<std::string>& allowed,
                      std::optional<std::string> fallback);

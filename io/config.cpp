@@ -73,7 +73,7 @@ void apply_override(YAML::Node root, const std::string& assignment, Diagnostics&
 RunConfig parse_run(Block& run, const std::string& file) {
   RunConfig r;
   r.name = run.text("name", stem(file));
-  r.paths = run.count("paths", std::nullopt, 1);
+  r.paths = run.count("paths", std::nullopt, 1, kMaxPaths);
   r.seed = run.count("seed", 0);
   r.chunk_paths = run.count("chunk_paths", default_chunk_paths(r.paths), kChunkMultiple);
   if (r.chunk_paths % kChunkMultiple != 0)

@@ -13,6 +13,7 @@ namespace mcsim::io {
 enum class BackendChoice { Auto, Cpu, Cuda };
 
 constexpr std::uint64_t kDefaultChunkPaths = 65536;
+constexpr std::uint64_t kMaxPaths = std::uint64_t{1} << 63;
 // Without run.chunk_paths, chunks grow (doubling) until a job has at most this many,
 // so per-chunk tallies, their reduction and their file table stay small.
 constexpr std::uint64_t kMaxDefaultChunks = std::uint64_t{1} << 16;

@@ -137,6 +137,15 @@ TEST_CASE("the planner's chunk size keeps a job at most 2^16 chunks", "[config]"
   CHECK(io::default_chunk_paths(std::uint64_t{1} << 40) == std::uint64_t{1} << 24);
 }
 
+TEST_CASE("paths up to 2^63 are accepted and chunked without overflow", "[config]") {
+  const io::Job job = io::load_job_text(kGood, "job.yaml", {"run.paths=9223372036854775808"});
+  CHECK(job.run.paths == std::uint64_t{1} << 63);
+  CHECK(job.run.chunk_paths == std::uint64_t{1} << 47);  // 2^16 chunks
+  CHECK(has_line(errors_of(kGood, {"run.paths=9223372036854775809"}), "run.paths: must be <= 9223372036854775808"));
+  const std::vector<std::string> ranks_sets{"run.paths=9223372036854775808", "run.chunk_paths=4"};
+  CHECK(io::load_job_text(kGood, "job.yaml", ranks_sets).run.chunk_paths == 4);  // 2^61 chunks: legal
+}
+
 TEST_CASE("set overrides any key and its errors name the option", "[config]") {
   const io::Job job = io::load_job_text(kGood, "job.yaml", {"model.process.volatility=0.3", "run.seed=7"});
   CHECK(dynamic_cast<const option::OptionModel&>(*job.model).spec().volatility == 0.3);
