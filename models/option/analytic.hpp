@@ -1,6 +1,7 @@
 // Closed-form Black-Scholes-Merton values (continuous dividend yield q), the
 // references the Monte Carlo estimates are validated against.
 #pragma once
+#include <vector>
 
 namespace mcsim::option {
 
@@ -17,5 +18,33 @@ double bsm_delta(const BsmInput& in);  // dV/dS
 double bsm_vega(const BsmInput& in);   // dV/dsigma, per unit of volatility
 // Cash-or-nothing digital: pays `cash` if S_T > K (call) or S_T < K (put).
 double digital_price(const BsmInput& in, double cash);
+
+}  // namespace mcsim::option
+
+namespace mcsim::option {
+
+// Geometric-average Asian with fixings at `times` (years, increasing, in (0, T]):
+// ln G is normal, so the price is Black's formula on its moments (Kemna-Vorst).
+double geometric_asian_price(const BsmInput& in, const std::vector<double>& times);
+// Continuous averaging over [0, T].
+double geometric_asian_continuous_price(const BsmInput& in);
+
+enum class BarrierKind { DownOut, UpOut, DownIn, UpIn };
+enum class RebateTime { AtHit, AtExpiry };
+// Continuously monitored single barrier (Merton, Reiner-Rubinstein; Haug's A-F
+// terms). The rebate is paid when knocked out (at the hit or at expiry) or, for an
+// in-option never knocked in, at expiry. Spot must be on the live side of H.
+double barrier_price(const BsmInput& in, BarrierKind kind, double barrier, double rebate, RebateTime when);
+// Discrete monitoring every dt: Broadie-Glasserman-Kou's continuity correction, the
+// continuous price with the barrier moved away from the spot by exp(0.5826 sigma sqrt(dt)).
+double barrier_price_discrete(const BsmInput& in, BarrierKind kind, double barrier, double rebate, double dt);
+// Probability that a continuously monitored barrier is touched before T.
+double barrier_hit_probability(const BsmInput& in, BarrierKind kind, double barrier);
+
+// Continuously monitored lookbacks, observation from now (running extreme = spot):
+// floating strike (Goldman-Sosin-Gatto) pays S_T - min S (call) or max S - S_T (put);
+// fixed strike (Conze-Viswanathan) pays max(max S - K, 0) or max(K - min S, 0).
+double lookback_floating_price(const BsmInput& in, double running_extreme);
+double lookback_fixed_price(const BsmInput& in, double running_extreme);
 
 }  // namespace mcsim::option

@@ -1,0 +1,104 @@
+// Closed forms of the path-dependent options against published values and the
+// identities that tie them together.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "models/option/analytic.hpp"
+
+using namespace mcsim::option;
+
+namespace {
+// Haug's barrier table: S=100, T=0.5, r=8%, b=4% (q=4%), sigma=25%, rebate 3
+// (paid at the hit for out-options, at expiry for in-options).
+BsmInput haug(double strike, bool call) { return {100, strike, 0.08, 0.04, 0.25, 0.5, call}; }
+double price(double strike, bool call, BarrierKind kind, double h) {
+  return barrier_price(haug(strike, call), kind, h, 3.0, RebateTime::AtHit);
+}
+}  // namespace
+
+TEST_CASE("barrier prices reproduce Haug's table", "[analytic][barrier]") {
+  using K = BarrierKind;
+  const double strikes[3] = {90, 100, 110};
+  const struct {
+    bool call;
+    K kind;
+    double h, v[3];
+  } rows[] = {
+      {true, K::DownOut, 95, {9.0246, 6.7924, 4.8759}},  {true, K::DownOut, 100, {3.0000, 3.0000, 3.0000}},
+      {true, K::UpOut, 105, {2.6789, 2.3580, 2.3453}},   {true, K::DownIn, 95, {7.7627, 4.0109, 2.0576}},
+      {true, K::DownIn, 100, {13.8333, 7.8494, 3.9795}}, {true, K::UpIn, 105, {14.1112, 8.4482, 4.5910}},
+      {false, K::DownOut, 95, {2.2798, 2.2947, 2.6252}}, {false, K::DownOut, 100, {3.0000, 3.0000, 3.0000}},
+      {false, K::UpOut, 105, {3.7760, 5.4932, 7.5187}},  {false, K::DownIn, 95, {2.9586, 6.5677, 11.9752}},
+      {false, K::DownIn, 100, {2.2845, 5.9085, 11.0254}}, {false, K::UpIn, 105, {1.4653, 3.3721, 7.0846}},
+  };
+  for (const auto& row : rows)
+    for (int i = 0; i < 3; ++i) {
+      if (row.h == 100) continue;  // spot on the barrier: already knocked, outside the formula
+      INFO((row.call ? "call " : "put ") << static_cast<int>(row.kind) << " H=" << row.h << " X=" << strikes[i]);
+      CHECK(price(strikes[i], row.call, row.kind, row.h) == Approx(row.v[i]).margin(1e-4));
+    }
+}
+
+TEST_CASE("in plus out is the vanilla and rebates add the hit probability", "[analytic][barrier]") {
+  for (bool call : {true, false})
+    for (double strike : {80.0, 95.0, 100.0, 120.0})
+      for (double h : {90.0, 110.0}) {
+        const BsmInput in{100, strike, 0.05, 0.02, 0.3, 1.3, call};
+        const BarrierKind out = h < 100 ? BarrierKind::DownOut : BarrierKind::UpOut;
+        const BarrierKind kin = h < 100 ? BarrierKind::DownIn : BarrierKind::UpIn;
+        INFO(call << " K=" << strike << " H=" << h);
+        CHECK(barrier_price(in, out, h, 0, RebateTime::AtExpiry) + barrier_price(in, kin, h, 0, RebateTime::AtExpiry) ==
+              Approx(bsm_price(in)).epsilon(1e-12));
+        const double p = barrier_hit_probability(in, out, h);
+        CHECK(p > 0);
+        CHECK(p < 1);
+        const double df = std::exp(-0.05 * 1.3);
+        CHECK(barrier_price(in, out, h, 2.5, RebateTime::AtExpiry) - barrier_price(in, out, h, 0, RebateTime::AtExpiry) ==
+              Approx(2.5 * df * p).epsilon(1e-12));
+        CHECK(barrier_price(in, kin, h, 2.5, RebateTime::AtExpiry) - barrier_price(in, kin, h, 0, RebateTime::AtExpiry) ==
+              Approx(2.5 * df * (1 - p)).epsilon(1e-12));
+        // Paid earlier, a positive-rate rebate is worth more.
+        CHECK(barrier_price(in, out, h, 2.5, RebateTime::AtHit) > barrier_price(in, out, h, 2.5, RebateTime::AtExpiry));
+      }
+}
+
+TEST_CASE("the discrete barrier correction vanishes with the monitoring interval", "[analytic][barrier]") {
+  const BsmInput in{100, 100, 0.05, 0.0, 0.3, 1.0, true};
+  const double cont = barrier_price(in, BarrierKind::DownOut, 90, 0, RebateTime::AtExpiry);
+  CHECK(barrier_price_discrete(in, BarrierKind::DownOut, 90, 0, 1e-16) == Approx(cont).epsilon(1e-6));
+  // Monitoring less often knocks out less: a discrete down-and-out is worth more.
+  CHECK(barrier_price_discrete(in, BarrierKind::DownOut, 90, 0, 1.0 / 365) > cont);
+  CHECK(barrier_price_discrete(in, BarrierKind::DownIn, 90, 0, 1.0 / 365) <
+        barrier_price(in, BarrierKind::DownIn, 90, 0, RebateTime::AtExpiry));
+}
+
+TEST_CASE("geometric Asian prices reduce to Black-Scholes and to continuous averaging", "[analytic][asian]") {
+  for (bool call : {true, false}) {
+    const BsmInput in{100, 95, 0.04, 0.01, 0.35, 1.5, call};
+    CHECK(geometric_asian_price(in, {1.5}) == Approx(bsm_price(in)).epsilon(1e-12));  // one fixing at T
+    std::vector<double> times;
+    for (int i = 1; i <= 20000; ++i) times.push_back(1.5 * i / 20000);
+    CHECK(geometric_asian_price(in, times) == Approx(geometric_asian_continuous_price(in)).epsilon(1e-4));
+  }
+  // Kemna-Vorst continuous geometric average, Haug 4.20.1: S=80, X=85, T=0.25, r=5%, b=8%
+  // (q=-3%), sigma=20%: put 4.6922.
+  CHECK(geometric_asian_continuous_price({80, 85, 0.05, -0.03, 0.20, 0.25, false}) == Approx(4.6922).margin(1e-4));
+}
+
+TEST_CASE("lookback prices match Haug's example and their bounds", "[analytic][lookback]") {
+  // Floating strike call, Haug 4.15.1: S=120, S_min=100, T=0.5, r=10%, b=4% (q=6%), sigma=30%: 25.3533.
+  CHECK(lookback_floating_price({120, 0, 0.10, 0.06, 0.30, 0.5, true}, 100) == Approx(25.3533).margin(1e-4));
+  // A lookback is worth more than the European it dominates, and the fixed call with
+  // strike at the spot equals the floating put plus a forward (max S - K = (max S - S_T) + (S_T - K)).
+  const BsmInput c{100, 100, 0.05, 0.01, 0.25, 1.0, true};
+  BsmInput p = c;
+  p.call = false;
+  CHECK(lookback_fixed_price(c, 100) > bsm_price(c));
+  CHECK(lookback_floating_price(p, 100) > bsm_price(p));
+  const double forward = 100 * std::exp(-0.01) - 100 * std::exp(-0.05);
+  CHECK(lookback_fixed_price(c, 100) == Approx(lookback_floating_price(p, 100) + forward).epsilon(1e-12));
+  BsmInput fc = c;
+  fc.call = true;
+  CHECK(lookback_floating_price(fc, 100) - forward == Approx(lookback_fixed_price(p, 100)).epsilon(1e-12));
+}
