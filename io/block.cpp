@@ -192,6 +192,29 @@ std::string Block::choice(const std::string& key, const std::vector<std::string>
   return fallback.value_or("");
 }
 
+std::vector<double> Block::reals(const std::string& key, Range range) {
+  known_.insert(key);
+  std::vector<double> out;
+  if (!has(key)) return out;
+  const YAML::Node n = node_[key];
+  if (!n.IsSequence()) {
+    error(key, "expected a list of numbers such as [0.25, 0.5]");
+    return out;
+  }
+  for (const auto& item : n) {
+    const auto v = item.IsScalar() ? parse_number(item.Scalar()) : std::nullopt;
+    if (!v || !range.contains(*v)) {
+      valid_ = false;
+      diag_.error(item.Mark(), key_path(key),
+                  !v ? "expected a number, got '" + (item.IsScalar() ? item.Scalar() : std::string("a block")) + "'"
+                     : "every value must be " + range.describe() + " (got " + item.Scalar() + ")");
+    } else {
+      out.push_back(*v);
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> Block::choices(const std::string& key,
                                         const std::vector<std::string>& allowed) {
   known_.insert(key);

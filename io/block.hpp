@@ -45,6 +45,7 @@ class Block {
   std::string choice(const std::string& key, const std::vector<std::string>& allowed,
                      std::optional<std::string> fallback);
   std::vector<std::string> choices(const std::string& key, const std::vector<std::string>& allowed);
+  std::vector<double> reals(const std::string& key, Range range = {});
   // A nested mapping; a missing optional block reads as empty.
   Block child(const std::string& key, bool required);
   void error(const std::string& key, const std::string& message);

@@ -20,8 +20,10 @@ const char* to_string(BackendChoice b) {
 
 const char* to_string(Precision p) { return p == Precision::Float ? "float" : "double"; }
 
-std::uint64_t default_chunk_paths(std::uint64_t paths) {
+std::uint64_t default_chunk_paths(std::uint64_t paths, std::uint64_t steps) {
+  // About kDefaultChunkPaths path-steps a chunk, at least kMinDefaultChunkPaths paths.
   std::uint64_t c = kDefaultChunkPaths;
+  while (c > kMinDefaultChunkPaths && c * steps > 2 * kDefaultChunkPaths) c /= 2;
   if (paths == 0) return c;
   while ((paths - 1) / c + 1 > kMaxDefaultChunks) c *= 2;  // ceil(paths / c)
   return c;
@@ -75,7 +77,7 @@ RunConfig parse_run(Block& run, const std::string& file) {
   r.name = run.text("name", stem(file));
   r.paths = run.count("paths", std::nullopt, 1, kMaxPaths);
   r.seed = run.count("seed", 0);
-  r.chunk_paths = run.count("chunk_paths", default_chunk_paths(r.paths), kChunkMultiple);
+  r.chunk_paths = run.count("chunk_paths", kDefaultChunkPaths, kChunkMultiple);  // default: see load_job_text
   if (r.chunk_paths % kChunkMultiple != 0)
     run.error("chunk_paths", "must be a multiple of " + std::to_string(kChunkMultiple) +
                                  " (got " + std::to_string(r.chunk_paths) + ")");
@@ -132,6 +134,7 @@ Job load_job_text(const std::string& text, const std::string& label,
   top.finish();
 
   if (!diag.empty()) throw ConfigError(diag);
+  if (!run.has("chunk_paths")) job.run.chunk_paths = default_chunk_paths(job.run.paths, job.model->steps_per_path());
   YAML::Emitter out;
   out << root;
   job.yaml = out.c_str();

@@ -4,9 +4,11 @@
 #include <variant>
 
 #include "models/option/european.hpp"
+#include "models/option/step_path.hpp"
 
 namespace mcsim {
 
-using PathKernel = std::variant<option::EuropeanPath<float>, option::EuropeanPath<double>>;
+using PathKernel = std::variant<option::EuropeanPath<float>, option::EuropeanPath<double>,
+                                option::StepPath<float>, option::StepPath<double>>;
 
 }  // namespace mcsim

@@ -13,6 +13,7 @@ enum class Precision { Float, Double };
 struct Reference {
   std::string name;
   double value;
+  double tolerance = 0;  // stated error of an approximate closed form (0: exact)
 };
 
 class Model {
@@ -23,6 +24,8 @@ class Model {
   // Closed-form values of some outputs, where the model has them.
   virtual std::vector<Reference> references() const = 0;
   virtual PathKernel kernel(Precision precision) const = 0;
+  // Time steps a path takes (sizes the planner's default chunks).
+  virtual std::uint64_t steps_per_path() const { return 1; }
   // One line for the terminal summary.
   virtual std::string describe() const = 0;
 };

@@ -69,6 +69,23 @@ MCSIM_HD void box_muller(Real u, Real angle, Real* z0, Real* z1) {
   *z1 = c * r;
 }
 
+// Uniforms on (0, 1] in blocks of the normals' size: four floats, or two doubles
+// (two words each), from one Philox block.
+template <class Real>
+MCSIM_HD NormalBlock<Real> uniforms(Stream& s);
+
+template <>
+MCSIM_HD NormalBlock<float> uniforms<float>(Stream& s) {
+  const Words4 x = s.next4();
+  return {{uniform_float(x.w[0]), uniform_float(x.w[1]), uniform_float(x.w[2]), uniform_float(x.w[3])}};
+}
+
+template <>
+MCSIM_HD NormalBlock<double> uniforms<double>(Stream& s) {
+  const Words4 x = s.next4();
+  return {{uniform_double(x.w[0], x.w[1]), uniform_double(x.w[2], x.w[3])}};
+}
+
 constexpr double kTwoPi = 6.283185307179586;
 
 template <class Real>

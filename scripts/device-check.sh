@@ -17,8 +17,9 @@ build/device/mcsim devices | tee "$out/devices.txt"
 build/device/mcsim validate --backend cuda > "$out/validate-cuda.txt" 2>&1; echo "validate cuda double exit $?"; tail -3 "$out/validate-cuda.txt"
 build/device/mcsim validate --backend cuda --set run.precision=float > "$out/validate-cuda-float.txt" 2>&1; echo "validate cuda float exit $?"; tail -3 "$out/validate-cuda-float.txt"
 build/device/mcsim run configs/quickstart.yaml --force -q | tee "$out/quickstart.txt"
-build/device/bench/bench_european cuda 28 9 | tee "$out/bench-cuda.txt"
-OMP_NUM_THREADS=1 build/device/bench/bench_european cpu 24 5 | tee "$out/bench-cpu.txt"
+build/device/bench/bench_option european cuda | tee "$out/bench-cuda.txt"
+build/device/bench/bench_option asian-barrier cuda | tee "$out/bench-asian.txt"
+OMP_NUM_THREADS=1 build/device/bench/bench_option european cpu | tee "$out/bench-cpu.txt"
 # Scale-out: the 2^34-path job's overheads, then a job of seconds on one GPU, on
 # every GPU of one rank, and on one rank per GPU.
 mpi="mpirun --allow-run-as-root --oversubscribe"

@@ -114,7 +114,7 @@ TEST_CASE("a YAML syntax error carries its line", "[config]") {
 TEST_CASE("contract keys of later versions are refused clearly and not as misspellings", "[config]") {
   const auto e = errors_of(kGood + std::string("scenarios: []\n"));
   CHECK(has_line(e, "scenarios: what-if scenarios is not available in this version"));
-  CHECK(has_line(errors_of(replace(kGood, "type: european", "type: asian")), "'asian' is not one of"));
+  CHECK(has_line(errors_of(replace(kGood, "type: european", "type: basket")), "'basket' is not one of"));
 }
 
 TEST_CASE("run targets and checkpoint interval are read and checked", "[config]") {
@@ -135,6 +135,8 @@ TEST_CASE("the planner's chunk size keeps a job at most 2^16 chunks", "[config]"
   CHECK(io::default_chunk_paths(std::uint64_t{1} << 32) == 65536);
   CHECK(io::default_chunk_paths((std::uint64_t{1} << 32) + 1) == 131072);
   CHECK(io::default_chunk_paths(std::uint64_t{1} << 40) == std::uint64_t{1} << 24);
+  CHECK(io::default_chunk_paths(8'192'000, 365) == 1024);  // long paths: small chunks
+  CHECK(io::default_chunk_paths(8'192'000, 4) == 32768);
 }
 
 TEST_CASE("paths up to 2^63 are accepted and chunked without overflow", "[config]") {

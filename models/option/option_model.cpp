@@ -9,8 +9,68 @@ namespace mcsim::option {
 
 namespace {
 
+// BGK's discrete-barrier correction is accurate to a small part of the shift it
+// makes; its reference carries a tolerance of this fraction of that shift.
+constexpr double kBgkTolerance = 0.1;
+
+std::string fmt_number(double x) {
+  std::ostringstream o;
+  o << x;
+  return o.str();
+}
+
 BsmInput bsm_input(const OptionSpec& s) {
   return {s.spot, s.strike, s.rate, s.dividend, s.volatility, s.maturity, s.call};
+}
+
+BarrierKind barrier_kind(const std::string& k) {
+  if (k == "down-and-out") return BarrierKind::DownOut;
+  if (k == "up-and-out") return BarrierKind::UpOut;
+  if (k == "down-and-in") return BarrierKind::DownIn;
+  return BarrierKind::UpIn;
+}
+
+std::vector<double> fixing_times(const OptionSpec& s) {
+  if (!s.times.empty()) return s.times;
+  std::vector<double> t;
+  for (std::uint64_t i = 1; i <= s.steps; ++i) t.push_back(s.maturity * static_cast<double>(i) / s.steps);
+  return t;
+}
+
+template <class Real>
+StepPath<Real> make_step_path(const OptionSpec& s) {
+  StepPath<Real> k{};
+  const double mu = s.rate - s.dividend - 0.5 * s.volatility * s.volatility;
+  k.payoff = s.instrument == "lookback"
+                 ? (s.strike_type == "floating" ? StepPayoff::LookbackFloating : StepPayoff::LookbackFixed)
+             : s.instrument == "asian"
+                 ? (s.average == "geometric" ? StepPayoff::GeometricAverage : StepPayoff::ArithmeticAverage)
+                 : StepPayoff::European;
+  const auto times = fixing_times(s);
+  k.steps = static_cast<int>(times.size());
+  k.log_spot = static_cast<Real>(std::log(s.spot));
+  k.strike = static_cast<Real>(s.strike);
+  k.sign = s.call ? Real(1) : Real(-1);
+  k.discount = static_cast<Real>(std::exp(-s.rate * s.maturity));
+  k.equal_steps = s.times.empty();
+  const double dt = s.maturity / static_cast<double>(times.size());
+  k.drift_dt = static_cast<Real>(mu * dt);
+  k.vol_sqrt_dt = static_cast<Real>(s.volatility * std::sqrt(dt));
+  for (std::size_t i = 0; !k.equal_steps && i < times.size(); ++i) {
+    const double step = times[i] - (i ? times[i - 1] : 0.0);
+    k.drift_at[i] = static_cast<Real>(mu * step);
+    k.vol_at[i] = static_cast<Real>(s.volatility * std::sqrt(step));
+  }
+  k.knock = s.knock.empty() ? Knock::None
+            : s.knock == "down-and-out" ? Knock::DownOut
+            : s.knock == "up-and-out"   ? Knock::UpOut
+            : s.knock == "down-and-in"  ? Knock::DownIn
+                                        : Knock::UpIn;
+  k.continuous = s.continuous;
+  k.log_barrier = static_cast<Real>(s.knock.empty() ? 0.0 : std::log(s.barrier));
+  k.rebate_pv = static_cast<Real>(s.rebate * std::exp(-s.rate * s.maturity));
+  k.antithetic = s.antithetic;
+  return k;
 }
 
 template <class Real>
@@ -31,22 +91,50 @@ EuropeanPath<Real> make_path(const OptionSpec& s) {
 }  // namespace
 
 std::vector<Reference> OptionModel::references() const {
-  const BsmInput in = bsm_input(spec_);
-  if (spec_.instrument == "digital") return {{"price", digital_price(in, spec_.cash)}};
-  return {{"price", bsm_price(in)}};
+  const OptionSpec& s = spec_;
+  const BsmInput in = bsm_input(s);
+  if (s.instrument == "digital") return {{"price", digital_price(in, s.cash)}};
+  if (s.instrument == "european") return {{"price", bsm_price(in)}};
+  if (s.instrument == "asian" && s.knock.empty() && s.average == "geometric")
+    return {{"price", geometric_asian_price(in, fixing_times(s))}};
+  if (s.instrument == "barrier") {
+    const BarrierKind kind = barrier_kind(s.knock);
+    if (s.continuous) return {{"price", barrier_price(in, kind, s.barrier, s.rebate, RebateTime::AtExpiry)}};
+    if (s.times.empty()) {
+      // Broadie-Glasserman-Kou: an approximation, its error stated as the reference's tolerance.
+      const double dt = s.maturity / static_cast<double>(s.steps);
+      const double v = barrier_price_discrete(in, kind, s.barrier, s.rebate, dt);
+      const double cont = barrier_price(in, kind, s.barrier, s.rebate, RebateTime::AtExpiry);
+      return {{"price", v, kBgkTolerance * std::fabs(v - cont)}};
+    }
+  }
+  if (s.instrument == "lookback" && s.continuous && std::fabs(s.rate - s.dividend) > 1e-12) {
+    BsmInput l = in;
+    return {{"price", s.strike_type == "floating" ? lookback_floating_price(l, s.spot) : lookback_fixed_price(l, s.spot)}};
+  }
+  return {};
 }
 
 PathKernel OptionModel::kernel(Precision precision) const {
+  if (spec_.path_dependent())
+    return precision == Precision::Float ? PathKernel(make_step_path<float>(spec_))
+                                         : PathKernel(make_step_path<double>(spec_));
   if (precision == Precision::Float) return make_path<float>(spec_);
   return make_path<double>(spec_);
 }
 
 std::string OptionModel::describe() const {
   std::ostringstream s;
-  s << spec_.instrument << " " << (spec_.call ? "call" : "put") << ", GBM S0=" << spec_.spot
+  s << spec_.instrument << (spec_.average.empty() ? "" : " " + spec_.average)
+    << (spec_.strike_type.empty() ? "" : " " + spec_.strike_type + "-strike")
+    << (spec_.knock.empty() ? "" : " " + spec_.knock + " " + fmt_number(spec_.barrier)) << " "
+    << (spec_.call ? "call" : "put") << ", GBM S0=" << spec_.spot
     << " K=" << spec_.strike << " T=" << spec_.maturity << " sigma=" << spec_.volatility
     << " r=" << spec_.rate << " q=" << spec_.dividend
     << (spec_.instrument == "digital" ? " cash=" + std::to_string(spec_.cash) : "")
+    << (spec_.path_dependent() ? ", " + std::to_string(spec_.times.empty() ? spec_.steps : spec_.times.size()) +
+                                     (spec_.continuous ? " steps, continuous monitoring" : " steps")
+                               : "")
     << (spec_.antithetic ? ", antithetic" : "");
   return s.str();
 }
@@ -64,18 +152,67 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   process.finish();
 
   io::Block inst = model.child("instrument", true);
-  s.instrument = inst.choice("type", {"european", "digital"}, std::nullopt);
+  s.instrument = inst.choice("type", {"european", "digital", "asian", "barrier", "lookback"}, std::nullopt);
   s.call = inst.choice("option", {"call", "put"}, std::nullopt) != "put";
-  s.strike = inst.real("strike", std::nullopt, Range::positive());
   s.maturity = inst.real("maturity", std::nullopt, Range::positive());
+  if (s.instrument == "lookback") {
+    s.strike_type = inst.choice("strike_type", {"fixed", "floating"}, std::string("fixed"));
+    if (s.strike_type == "fixed") s.strike = inst.real("strike", std::nullopt, Range::positive());
+    else if (inst.has("strike")) inst.error("strike", "a floating-strike lookback has no strike");
+  } else {
+    s.strike = inst.real("strike", std::nullopt, Range::positive());
+  }
   if (s.instrument == "digital") {
     s.cash = inst.real("cash", 1.0, Range::positive());
   } else if (inst.has("cash")) {
     inst.error("cash", "only a digital option has a cash payout");
   }
+  if (s.instrument == "asian") {
+    s.average = inst.choice("average", {"arithmetic", "geometric"}, std::string("arithmetic"));
+    if (inst.has("times")) {
+      s.times = inst.reals("times", Range::positive());
+      if (inst.has("fixings")) inst.error("fixings", "give fixings or times, not both");
+      for (std::size_t i = 0; i < s.times.size(); ++i) {
+        if (i && s.times[i] <= s.times[i - 1]) inst.error("times", "fixing times must increase");
+        if (s.times[i] > s.maturity) inst.error("times", "a fixing time is after the maturity");
+      }
+      if (s.times.size() > static_cast<std::size_t>(StepPath<double>::kMaxTimes))
+        inst.error("times", "at most " + std::to_string(StepPath<double>::kMaxTimes) +
+                                " given times (equally spaced fixings have no limit)");
+      if (s.times.empty()) inst.error("times", "needs at least one fixing time");
+    } else {
+      s.steps = inst.count("fixings", std::nullopt, 1);
+    }
+  }
+  // A barrier: the instrument of type barrier (on the European payoff) or an
+  // optional knock condition on an Asian.
+  const bool barrier_allowed = s.instrument == "barrier" || s.instrument == "asian";
+  if (barrier_allowed && (s.instrument == "barrier" || inst.has("barrier"))) {
+    s.barrier = inst.real("barrier", std::nullopt, Range::positive());
+    s.knock = inst.choice("kind", {"down-and-out", "up-and-out", "down-and-in", "up-and-in"}, std::nullopt);
+    s.rebate = inst.real("rebate", 0.0, Range{0, 1e308, false, false});
+    const bool down = s.knock.rfind("down", 0) == 0;
+    if (!s.knock.empty() && s.spot > 0 && (down ? s.spot <= s.barrier : s.spot >= s.barrier))
+      inst.error("barrier", "the spot " + fmt_number(s.spot) + " is already " + (down ? "at or below" : "at or above") +
+                                " the " + (down ? "down" : "up") + " barrier " + fmt_number(s.barrier));
+  } else {
+    for (const char* key : {"barrier", "kind", "rebate"})
+      if (inst.has(key)) inst.error(key, "only a barrier or an Asian option has a barrier");
+  }
+  if (s.instrument == "barrier" || s.instrument == "lookback") {
+    s.continuous = inst.choice("monitoring", {"continuous", "discrete"}, std::string("discrete")) == "continuous";
+  } else if (inst.has("monitoring") && !(s.instrument == "asian" && !s.knock.empty())) {
+    inst.error("monitoring", "only barriers and lookbacks are monitored");
+  } else if (inst.has("monitoring")) {
+    s.continuous = inst.choice("monitoring", {"continuous", "discrete"}, std::string("discrete")) == "continuous";
+  }
   inst.finish();
 
-  s.steps = model.count("steps", 1, 1);
+  if (s.instrument == "asian") {
+    if (model.has("steps")) model.error("steps", "an Asian option steps at its fixings; set instrument.fixings");
+  } else {
+    s.steps = model.count("steps", 1, 1);
+  }
   for (const auto& v : model.choices("variance_reduction", {"antithetic", "control_variate"})) {
     if (v == "antithetic") s.antithetic = true;
     if (v == "control_variate")

@@ -3,6 +3,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "io/block.hpp"
 #include "models/model.hpp"
@@ -13,11 +14,18 @@ struct OptionSpec {
   // process: gbm
   double spot = 0, rate = 0, dividend = 0, volatility = 0;
   // instrument
-  std::string instrument;  // european | digital
+  std::string instrument;  // european | digital | asian | barrier | lookback
   bool call = true;
   double strike = 0, maturity = 0, cash = 1;
-  std::uint64_t steps = 1;
+  std::uint64_t steps = 1;          // path steps: the fixings of an Asian, the monitoring dates
+  std::vector<double> times;        // fixing times (years) when given, else equal steps
+  std::string average;              // asian: arithmetic | geometric
+  std::string strike_type;          // lookback: fixed | floating
+  std::string knock;                // "" or down-and-out | up-and-out | down-and-in | up-and-in
+  double barrier = 0, rebate = 0;   // rebate paid at expiry
+  bool continuous = false;          // monitoring of barrier and extremes
   bool antithetic = false;
+  bool path_dependent() const { return instrument != "european" && instrument != "digital"; }
 };
 
 class OptionModel : public Model {
@@ -27,6 +35,9 @@ class OptionModel : public Model {
   std::vector<Reference> references() const override;
   PathKernel kernel(Precision precision) const override;
   std::string describe() const override;
+  std::uint64_t steps_per_path() const override {
+    return spec_.path_dependent() ? (spec_.times.empty() ? spec_.steps : spec_.times.size()) : 1;
+  }
   const OptionSpec& spec() const { return spec_; }
 
  private:

@@ -1,0 +1,116 @@
+// Option-pricing kernel throughput on one device: a named job, float paths, the
+// median of several timed runs after a warm-up, printed next to the target.
+// GPU figures are CUDA-event times of the chunk kernels including their CUB block
+// reduction; the dyadic chunk tree runs on the host.
+//   bench_option european      cuda [paths = 2^28]    [runs = 9]
+//   bench_option european      cpu  [paths = 2^24]    [runs = 5]   (one thread: OMP_NUM_THREADS=1)
+//   bench_option asian-barrier cuda [paths = 8192000] [runs = 9]
+#include <fmt/format.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "app/driver.hpp"
+#include "reduce/tree.hpp"
+
+using namespace mcsim;
+
+namespace {
+
+struct BenchJob {
+  std::string name, model;
+  std::uint64_t gpu_paths, cpu_paths, steps;
+  std::string gpu_target, cpu_target;
+  double gpu_target_ms;  // kernel + tree must be at most this
+};
+
+const BenchJob kJobs[] = {
+    {"european",
+     "  process: { type: gbm, spot: 100, rate: 0.05, volatility: 0.2 }\n"
+     "  instrument: { type: european, option: call, strike: 100, maturity: 1 }\n",
+     std::uint64_t{1} << 28, std::uint64_t{1} << 24, 1, "<= 0.72 ms for 2^28 paths (>= 3.7e11 paths/s)",
+     ">= 5e7 paths/s on one thread", 0.72},
+    {"asian-barrier",
+     "  process: { type: gbm, spot: 120, rate: 0.05, volatility: 0.35 }\n"
+     "  instrument: { type: asian, average: arithmetic, fixings: 365, option: call, strike: 110,\n"
+     "                maturity: 1, barrier: 100, kind: down-and-out }\n",
+     8'192'000, 262'144, 365, "<= 6.8 ms for 8,192,000 paths (>= 4.4e11 path-steps/s)", "none set", 6.8},
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string name = argc > 1 ? argv[1] : "european";
+  const std::string which = argc > 2 ? argv[2] : "cuda";
+  const BenchJob* bj = nullptr;
+  for (const auto& j : kJobs)
+    if (j.name == name) bj = &j;
+  if (!bj) {
+    fmt::print("bench_option: no job '{}' (european, asian-barrier)\n", name);
+    return 1;
+  }
+  const std::uint64_t paths =
+      argc > 3 ? std::strtoull(argv[3], nullptr, 0) : (which == "cpu" ? bj->cpu_paths : bj->gpu_paths);
+  const int runs = argc > 4 ? std::atoi(argv[4]) : (which == "cpu" ? 5 : 9);
+
+  const io::Job job = io::load_job_text("run: { paths: " + std::to_string(paths) +
+                                            ", seed: 1, precision: float }\nmodel:\n  type: option\n" + bj->model,
+                                        "bench");
+  std::string why;
+  std::unique_ptr<Backend> backend = which == "cpu" ? make_cpu_backend() : make_cuda_backend(&why);
+  if (!backend) {
+    fmt::print("bench_option: no {} backend: {}\n", which, why);
+    return 1;
+  }
+  const PathKernel kernel = job.model->kernel(Precision::Float);
+  const std::size_t width = tally_width(kernel);
+  const ChunkGeometry geo{paths, job.run.chunk_paths, job.run.seed};
+  const std::uint64_t chunks = (paths + geo.chunk_paths - 1) / geo.chunk_paths;
+  std::vector<double> partials(chunks * width);
+
+  std::vector<double> kernel_ms, reduce_ms, wall_ms;
+  double price = 0;
+  for (int i = 0; i <= runs; ++i) {  // run 0 is the warm-up
+    const double k0 = backend->timings().front().kernel_ms;
+    const auto t0 = std::chrono::steady_clock::now();
+    backend->run(kernel, geo, 0, chunks, partials.data(), nullptr);
+    const auto t1 = std::chrono::steady_clock::now();
+    const reduce::Tally total = reduce::tree_sum(partials, width);
+    const auto t2 = std::chrono::steady_clock::now();
+    price = total[1] / total[0];
+    if (i == 0) continue;
+    kernel_ms.push_back(backend->timings().front().kernel_ms - k0);
+    wall_ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    reduce_ms.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
+  }
+  const double wall = median(wall_ms), tree = median(reduce_ms);
+  const double path_steps = static_cast<double>(paths) * static_cast<double>(bj->steps);
+  fmt::print("device      {}\n", backend->devices().front());
+  fmt::print("job         {}, float, {} paths x {} steps, {} chunks of {}, price {:.6f}\n", bj->name, paths,
+             bj->steps, chunks, geo.chunk_paths, price);
+  if (which == "cpu") {
+    const double rate = paths / (wall * 1e-3);
+    fmt::print("cpu         {} threads, median of {}: {:.1f} ms, {:.3g} paths/s, {:.3g} path-steps/s "
+               "({:.3g} paths/s per thread; target {})\n",
+               omp_get_max_threads(), runs, wall, rate, rate * bj->steps, rate / omp_get_max_threads(),
+               bj->cpu_target);
+  } else {
+    const double k = median(kernel_ms);
+    fmt::print("gpu kernel  median of {} (CUDA events, kernel + in-block reduction): {:.3f} ms, {:.3g} paths/s, "
+               "{:.3g} path-steps/s\n",
+               runs, k, paths / (k * 1e-3), path_steps / (k * 1e-3));
+    fmt::print("chunk tree  {:.3f} ms on the host; kernel + tree {:.3f} ms (target {}): {}\n", tree, k + tree,
+               bj->gpu_target, k + tree <= bj->gpu_target_ms ? "met" : "NOT met");
+    fmt::print("wall        {:.3f} ms per run including the copy of chunk partials\n", wall);
+  }
+  return 0;
+}
