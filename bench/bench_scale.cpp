@@ -1,4 +1,4 @@
-// Scale-out benchmark: the European call job of bench_european through the whole
+// Scale-out benchmark: the European call job of bench_option through the whole
 // driver (devices, ranks, reduction, MPI combine), then the HDF5 write and one
 // checkpoint. Prints medians of several runs after a warm-up. Compare device and
 // rank counts by running it several ways:
