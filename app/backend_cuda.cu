@@ -25,7 +25,7 @@ void check(cudaError_t e, int device, const std::string& what) {
 }
 
 template <class Kernel, int Block>
-__global__ void __launch_bounds__(Block)
+__global__ void __launch_bounds__(Block, Kernel::kMinBlocksPerSM)
     chunk_kernel(const Kernel kernel, const ChunkGeometry geo, std::uint64_t first_chunk, double* out) {
   using Acc = reduce::Moments<Kernel::kOutputs>;
   Acc acc;

@@ -9,6 +9,7 @@
 namespace mcsim {
 
 using PathKernel = std::variant<option::EuropeanPath<float>, option::EuropeanPath<double>,
-                                option::StepPath<float>, option::StepPath<double>>;
+                                option::StepPath<float, 1>, option::StepPath<double, 1>,
+                                option::StepPath<float, 2>, option::StepPath<double, 2>>;
 
 }  // namespace mcsim

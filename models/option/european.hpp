@@ -12,6 +12,7 @@ struct EuropeanPath {
   static constexpr int kOutputs = 1;  // price
   // Paths per stream: one Philox block yields this many normals, one per path.
   static constexpr int kGroup = rng::NormalBlock<Real>::size;
+  static constexpr int kMinBlocksPerSM = 1;  // CUDA launch bound: registers as needed
 
   Real log_drift;   // ln S_0 + (r - q - sigma^2/2) T
   Real vol_sqrt_t;  // sigma sqrt(T)

@@ -37,9 +37,9 @@ std::vector<double> fixing_times(const OptionSpec& s) {
   return t;
 }
 
-template <class Real>
-StepPath<Real> make_step_path(const OptionSpec& s) {
-  StepPath<Real> k{};
+template <class Real, int Copies>
+StepPath<Real, Copies> make_step_path(const OptionSpec& s) {
+  StepPath<Real, Copies> k{};
   const double mu = s.rate - s.dividend - 0.5 * s.volatility * s.volatility;
   k.payoff = s.instrument == "lookback"
                  ? (s.strike_type == "floating" ? StepPayoff::LookbackFloating : StepPayoff::LookbackFixed)
@@ -69,7 +69,6 @@ StepPath<Real> make_step_path(const OptionSpec& s) {
   k.continuous = s.continuous;
   k.log_barrier = static_cast<Real>(s.knock.empty() ? 0.0 : std::log(s.barrier));
   k.rebate_pv = static_cast<Real>(s.rebate * std::exp(-s.rate * s.maturity));
-  k.antithetic = s.antithetic;
   return k;
 }
 
@@ -116,9 +115,11 @@ std::vector<Reference> OptionModel::references() const {
 }
 
 PathKernel OptionModel::kernel(Precision precision) const {
-  if (spec_.path_dependent())
-    return precision == Precision::Float ? PathKernel(make_step_path<float>(spec_))
-                                         : PathKernel(make_step_path<double>(spec_));
+  if (spec_.path_dependent()) {
+    const bool f = precision == Precision::Float;
+    if (spec_.antithetic) return f ? PathKernel(make_step_path<float, 2>(spec_)) : PathKernel(make_step_path<double, 2>(spec_));
+    return f ? PathKernel(make_step_path<float, 1>(spec_)) : PathKernel(make_step_path<double, 1>(spec_));
+  }
   if (precision == Precision::Float) return make_path<float>(spec_);
   return make_path<double>(spec_);
 }
@@ -176,8 +177,8 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
         if (i && s.times[i] <= s.times[i - 1]) inst.error("times", "fixing times must increase");
         if (s.times[i] > s.maturity) inst.error("times", "a fixing time is after the maturity");
       }
-      if (s.times.size() > static_cast<std::size_t>(StepPath<double>::kMaxTimes))
-        inst.error("times", "at most " + std::to_string(StepPath<double>::kMaxTimes) +
+      if (s.times.size() > static_cast<std::size_t>(StepPath<double, 1>::kMaxTimes))
+        inst.error("times", "at most " + std::to_string(StepPath<double, 1>::kMaxTimes) +
                                 " given times (equally spaced fixings have no limit)");
       if (s.times.empty()) inst.error("times", "needs at least one fixing time");
     } else {

@@ -13,12 +13,18 @@ namespace mcsim::option {
 enum class StepPayoff : int { European, ArithmeticAverage, GeometricAverage, LookbackFixed, LookbackFloating };
 enum class Knock : int { None, DownOut, UpOut, DownIn, UpIn };
 
-template <class Real>
+// Copies = 2 adds the antithetic path (-Z) to each path; fixed at compile time so
+// the path state stays in registers.
+template <class Real, int Copies>
 struct StepPath {
   using real_type = Real;
   static constexpr int kOutputs = 1;  // price
   static constexpr int kGroup = rng::NormalBlock<Real>::size;
   static constexpr int kMaxTimes = 256;  // given fixing times; equal steps have no limit
+  // CUDA launch bound: blocks of 256 threads resident per SM, which caps registers
+  // (64 at 4). Float paths fit in 64 without spilling; doubles and antithetic
+  // pairs get 128.
+  static constexpr int kMinBlocksPerSM = sizeof(Real) == 4 && Copies == 1 ? 4 : 2;
 
   StepPayoff payoff;
   int steps;
@@ -29,80 +35,113 @@ struct StepPath {
   Knock knock;
   bool continuous;  // barrier and extremes monitored between fixings too
   Real log_barrier, rebate_pv;  // rebate discounted from expiry
-  bool antithetic;
 
   // Uses the running maximum (else the minimum) of the path.
   MCSIM_HD bool wants_max() const {
     return (payoff == StepPayoff::LookbackFixed) == (sign > Real(0));
   }
 
+  // Picks the step loop compiled for this payoff and barrier monitoring, so no
+  // per-step test is spent on features the job does not have.
   template <class Acc>
   MCSIM_HD void simulate(rng::Stream& stream, int lanes, Acc& acc) const {
-    constexpr int G = kGroup;
-    const int copies = antithetic ? 2 : 1;  // copy 1 follows -Z
+    switch (payoff) {
+      case StepPayoff::European: return with_barrier<StepPayoff::European>(stream, lanes, acc);
+      case StepPayoff::ArithmeticAverage: return with_barrier<StepPayoff::ArithmeticAverage>(stream, lanes, acc);
+      case StepPayoff::GeometricAverage: return with_barrier<StepPayoff::GeometricAverage>(stream, lanes, acc);
+      case StepPayoff::LookbackFixed: return with_barrier<StepPayoff::LookbackFixed>(stream, lanes, acc);
+      case StepPayoff::LookbackFloating: return with_barrier<StepPayoff::LookbackFloating>(stream, lanes, acc);
+    }
+  }
+
+ private:
+  enum class Monitor { None, Discrete, Continuous };
+
+  template <StepPayoff P, class Acc>
+  MCSIM_HD void with_barrier(rng::Stream& stream, int lanes, Acc& acc) const {
+    if (knock == Knock::None) return walk<P, Monitor::None>(stream, lanes, acc);
+    if (continuous) return walk<P, Monitor::Continuous>(stream, lanes, acc);
+    walk<P, Monitor::Discrete>(stream, lanes, acc);
+  }
+
+  template <StepPayoff P, Monitor B, class Acc>
+  MCSIM_HD void walk(rng::Stream& stream, int lanes, Acc& acc) const {
+    constexpr int G = kGroup, N = Copies * G;  // copy c of lane l is path c * G + l
+    constexpr bool kLookback = P == StepPayoff::LookbackFixed || P == StepPayoff::LookbackFloating;
     const bool down = knock == Knock::DownOut || knock == Knock::DownIn;
-    const bool lookback = payoff == StepPayoff::LookbackFixed || payoff == StepPayoff::LookbackFloating;
     const bool upper = wants_max();
-    Real x[2 * G], sum[2 * G], extreme[2 * G], live[2 * G];  // log spot, average sum, log extreme, survival
-    for (int i = 0; i < 2 * G; ++i) x[i] = log_spot, sum[i] = Real(0), extreme[i] = log_spot, live[i] = Real(1);
+    // Per path: log spot; average sum; log extreme (lookback); for a discrete
+    // barrier the log extreme on its side, for a continuous one the survival probability.
+    Real x[N], sum[N], extreme[N], live[N];
+    // The spot is on the live side, so a discrete barrier's extreme may start from it.
+    const Real live0 = B == Monitor::Discrete ? log_spot : Real(1);
+    for (int i = 0; i < N; ++i) x[i] = log_spot, sum[i] = Real(0), extreme[i] = log_spot, live[i] = live0;
 
     for (int step = 0; step < steps; ++step) {
       const Real drift = equal_steps ? drift_dt : drift_at[step];
       const Real vol = equal_steps ? vol_sqrt_dt : vol_at[step];
       const auto z = rng::normals<Real>(stream);
-      // The bridge's extreme between fixings needs a uniform (a barrier uses its probability).
-      rng::NormalBlock<Real> u{};
-      if (continuous && lookback) u = rng::uniforms<Real>(stream);
+      rng::NormalBlock<Real> u{};  // the bridge's extreme between fixings needs a uniform
+      if constexpr (kLookback && B == Monitor::Continuous) u = rng::uniforms<Real>(stream);
       MCSIM_UNROLL
       for (int lane = 0; lane < G; ++lane) {
-        for (int c = 0; c < copies; ++c) {
+        MCSIM_UNROLL
+        for (int c = 0; c < Copies; ++c) {
           const int i = c * G + lane;
           const Real before = x[i];
           x[i] += drift + vol * (c ? -z.z[lane] : z.z[lane]);
-          if (payoff == StepPayoff::ArithmeticAverage) sum[i] += fast_exp(x[i]);
-          if (payoff == StepPayoff::GeometricAverage) sum[i] += x[i];
-          Real hi = x[i] > before ? x[i] : before, lo = x[i] > before ? before : x[i];
-          if (continuous && lookback) {
-            // Extreme of the Brownian bridge from `before` to x over the step.
-            const Real d = x[i] - before;
-            const Real reach = sqrt(d * d - Real(2) * vol * vol * fast_log(u.z[lane]));
-            hi = Real(0.5) * (before + x[i] + reach);
-            lo = Real(0.5) * (before + x[i] - reach);
+          if constexpr (P == StepPayoff::ArithmeticAverage) sum[i] += fast_exp(x[i]);
+          if constexpr (P == StepPayoff::GeometricAverage) sum[i] += x[i];
+          if constexpr (kLookback) {
+            Real hi = x[i], lo = x[i];
+            if constexpr (B == Monitor::Continuous) {
+              // Extreme of the Brownian bridge from `before` to x over the step.
+              const Real d = x[i] - before;
+              const Real reach = sqrt(d * d - Real(2) * vol * vol * fast_log(u.z[lane]));
+              hi = Real(0.5) * (before + x[i] + reach);
+              lo = Real(0.5) * (before + x[i] - reach);
+            }
+            extreme[i] = upper ? (hi > extreme[i] ? hi : extreme[i]) : (lo < extreme[i] ? lo : extreme[i]);
           }
-          if (lookback) extreme[i] = upper ? (hi > extreme[i] ? hi : extreme[i]) : (lo < extreme[i] ? lo : extreme[i]);
-          if (knock != Knock::None) {
+          if constexpr (B == Monitor::Discrete) {
+            // Only the extreme on the barrier's side matters; checked at the end.
+            live[i] = down ? (x[i] < live[i] ? x[i] : live[i]) : (x[i] > live[i] ? x[i] : live[i]);
+          }
+          if constexpr (B == Monitor::Continuous) {
+            // Clear of the barrier at both fixings, the bridge between them stays
+            // clear with probability 1 - exp(-2ab / var).
             const Real a = before - log_barrier, b = x[i] - log_barrier;
             const bool crossed = down ? b <= Real(0) : b >= Real(0);
-            Real survive = crossed ? Real(0) : Real(1);
-            // Between fixings: the bridge stays clear with probability 1 - exp(-2ab / var).
-            if (continuous && !crossed) survive = Real(1) - fast_exp(Real(-2) * a * b / (vol * vol));
-            live[i] *= survive;
+            live[i] *= crossed ? Real(0) : Real(1) - fast_exp(Real(-2) * a * b / (vol * vol));
           }
         }
       }
     }
 
+    const bool out = knock == Knock::DownOut || knock == Knock::UpOut;
     for (int lane = 0; lane < lanes; ++lane) {
       Real total = Real(0);
-      for (int c = 0; c < copies; ++c) {
+      MCSIM_UNROLL
+      for (int c = 0; c < Copies; ++c) {
         const int i = c * G + lane;
         const Real n = static_cast<Real>(steps);
         Real value = Real(0);
-        switch (payoff) {
-          case StepPayoff::European: value = sign * (fast_exp(x[i]) - strike); break;
-          case StepPayoff::ArithmeticAverage: value = sign * (sum[i] / n - strike); break;
-          case StepPayoff::GeometricAverage: value = sign * (fast_exp(sum[i] / n) - strike); break;
-          case StepPayoff::LookbackFixed: value = sign * (fast_exp(extreme[i]) - strike); break;
-          case StepPayoff::LookbackFloating: value = sign * (fast_exp(x[i]) - fast_exp(extreme[i])); break;
-        }
+        if constexpr (P == StepPayoff::European) value = sign * (fast_exp(x[i]) - strike);
+        if constexpr (P == StepPayoff::ArithmeticAverage) value = sign * (sum[i] / n - strike);
+        if constexpr (P == StepPayoff::GeometricAverage) value = sign * (fast_exp(sum[i] / n) - strike);
+        if constexpr (P == StepPayoff::LookbackFixed) value = sign * (fast_exp(extreme[i]) - strike);
+        if constexpr (P == StepPayoff::LookbackFloating) value = sign * (fast_exp(x[i]) - fast_exp(extreme[i]));
         value = discount * (value > Real(0) ? value : Real(0));
-        if (knock == Knock::DownOut || knock == Knock::UpOut)
-          value = live[i] * value + (Real(1) - live[i]) * rebate_pv;
-        else if (knock != Knock::None)
-          value = (Real(1) - live[i]) * value + live[i] * rebate_pv;
+        if constexpr (B != Monitor::None) {
+          Real survive = live[i];
+          if constexpr (B == Monitor::Discrete)
+            survive = (down ? live[i] <= log_barrier : live[i] >= log_barrier) ? Real(0) : Real(1);
+          value = out ? survive * value + (Real(1) - survive) * rebate_pv
+                      : (Real(1) - survive) * value + survive * rebate_pv;
+        }
         total += value;
       }
-      acc.add(0, total / static_cast<Real>(copies));
+      acc.add(0, total / static_cast<Real>(Copies));
     }
   }
 };
