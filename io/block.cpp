@@ -114,6 +114,7 @@ const YAML::Mark Block::mark(const std::string& key) const {
 }
 
 void Block::error(const std::string& key, const std::string& message) {
+  known_.insert(key);  // reported already: not also an unknown key
   valid_ = false;
   diag_.error(mark(key), key.empty() ? path_ : key_path(key), message);
 }

@@ -68,7 +68,8 @@ void apply_override(YAML::Node root, const std::string& assignment, Diagnostics&
     if (!next.IsMap()) cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
     cur.reset(cur[parts[i]]);
   }
-  cur[parts.back()] = value;
+  if (value.IsNull()) cur.remove(parts.back());  // KEY=null removes the key
+  else cur[parts.back()] = value;
   diag.mark_overridden(key);
 }
 

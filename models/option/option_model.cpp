@@ -130,7 +130,7 @@ std::string OptionModel::describe() const {
     << (spec_.strike_type.empty() ? "" : " " + spec_.strike_type + "-strike")
     << (spec_.knock.empty() ? "" : " " + spec_.knock + " " + fmt_number(spec_.barrier)) << " "
     << (spec_.call ? "call" : "put") << ", GBM S0=" << spec_.spot
-    << " K=" << spec_.strike << " T=" << spec_.maturity << " sigma=" << spec_.volatility
+    << (spec_.strike_type == "floating" ? std::string() : " K=" + fmt_number(spec_.strike)) << " T=" << spec_.maturity << " sigma=" << spec_.volatility
     << " r=" << spec_.rate << " q=" << spec_.dividend
     << (spec_.instrument == "digital" ? " cash=" + std::to_string(spec_.cash) : "")
     << (spec_.path_dependent() ? ", " + std::to_string(spec_.times.empty() ? spec_.steps : spec_.times.size()) +

@@ -59,12 +59,20 @@ struct StepPath {
 
   template <StepPayoff P, class Acc>
   MCSIM_HD void with_barrier(rng::Stream& stream, int lanes, Acc& acc) const {
-    if (knock == Knock::None) return walk<P, Monitor::None>(stream, lanes, acc);
-    if (continuous) return walk<P, Monitor::Continuous>(stream, lanes, acc);
-    walk<P, Monitor::Discrete>(stream, lanes, acc);
+    constexpr bool kLookback = P == StepPayoff::LookbackFixed || P == StepPayoff::LookbackFloating;
+    if constexpr (kLookback) {  // lookbacks carry no barrier; `continuous` is for their extreme
+      if (continuous) return walk<P, Monitor::None, true>(stream, lanes, acc);
+      return walk<P, Monitor::None, false>(stream, lanes, acc);
+    } else {
+      if (knock == Knock::None) return walk<P, Monitor::None, false>(stream, lanes, acc);
+      if (continuous) return walk<P, Monitor::Continuous, false>(stream, lanes, acc);
+      walk<P, Monitor::Discrete, false>(stream, lanes, acc);
+    }
   }
 
-  template <StepPayoff P, Monitor B, class Acc>
+  // B: how the barrier is watched; BridgeExtreme: a lookback's extreme includes the
+  // Brownian bridge between fixings.
+  template <StepPayoff P, Monitor B, bool BridgeExtreme, class Acc>
   MCSIM_HD void walk(rng::Stream& stream, int lanes, Acc& acc) const {
     constexpr int G = kGroup, N = Copies * G;  // copy c of lane l is path c * G + l
     constexpr bool kLookback = P == StepPayoff::LookbackFixed || P == StepPayoff::LookbackFloating;
@@ -82,7 +90,7 @@ struct StepPath {
       const Real vol = equal_steps ? vol_sqrt_dt : vol_at[step];
       const auto z = rng::normals<Real>(stream);
       rng::NormalBlock<Real> u{};  // the bridge's extreme between fixings needs a uniform
-      if constexpr (kLookback && B == Monitor::Continuous) u = rng::uniforms<Real>(stream);
+      if constexpr (BridgeExtreme) u = rng::uniforms<Real>(stream);
       MCSIM_UNROLL
       for (int lane = 0; lane < G; ++lane) {
         MCSIM_UNROLL
@@ -94,7 +102,7 @@ struct StepPath {
           if constexpr (P == StepPayoff::GeometricAverage) sum[i] += x[i];
           if constexpr (kLookback) {
             Real hi = x[i], lo = x[i];
-            if constexpr (B == Monitor::Continuous) {
+            if constexpr (BridgeExtreme) {
               // Extreme of the Brownian bridge from `before` to x over the step.
               const Real d = x[i] - before;
               const Real reach = sqrt(d * d - Real(2) * vol * vol * fast_log(u.z[lane]));

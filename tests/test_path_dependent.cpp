@@ -1,0 +1,74 @@
+// Path-dependent options on the CPU backend: identities that hold path by path on
+// the same random numbers, and the config checks of their keys. (Prices against
+// closed forms: validation/path-dependent.yaml.)
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "app/driver.hpp"
+#include "io/diagnostics.hpp"
+
+using namespace mcsim;
+
+namespace {
+const std::string kBase =
+    "run: { name: t, paths: 100_000, seed: 31, precision: double }\n"
+    "model:\n  type: option\n  process: { type: gbm, spot: 100, rate: 0.03, dividend: 0.01, volatility: 0.3 }\n";
+const std::string kSteps = "  steps: 40\n";
+double price(const std::string& instrument, const std::string& extra = "") {
+  const io::Job job = io::load_job_text(kBase + "  instrument: " + instrument + "\n" + extra, "t.yaml");
+  return run_job(job, RunOptions{io::BackendChoice::Cpu, false, "test"}).scenarios.front().estimates.front().value;
+}
+std::string errors(const std::string& instrument, const std::string& extra = "") {
+  try {
+    io::load_job_text(kBase + "  instrument: " + instrument + "\n" + extra, "t.yaml");
+  } catch (const io::ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("knock-out plus knock-in is the vanilla on the same paths", "[option][path]") {
+  for (const char* monitoring : {"discrete", "continuous"})
+    for (const char* kinds : {"down", "up"}) {
+      const std::string dir = kinds, h = dir == "down" ? "85" : "115";
+      const std::string common = "option: put, strike: 100, maturity: 1, barrier: " + h + ", monitoring: " + monitoring;
+      const double out = price("{ type: barrier, kind: " + dir + "-and-out, " + common + " }", kSteps);
+      const double in = price("{ type: barrier, kind: " + dir + "-and-in, " + common + " }", kSteps);
+      // The vanilla on the same 40-step paths: an out-barrier no path reaches.
+      const std::string far = dir == "down" ? "1e-9" : "1e9";
+      const double vanilla = price("{ type: barrier, kind: " + dir + "-and-out, option: put, strike: 100, maturity: 1, "
+                                   "barrier: " + far + " }", kSteps);
+      INFO(monitoring << " " << dir);
+      CHECK(out + in == Approx(vanilla).epsilon(1e-12));
+      CHECK(out > 0);
+      CHECK(in > 0);
+    }
+}
+
+TEST_CASE("an Asian with an unreachable barrier is the plain Asian, and a rebate adds its discounted value", "[option][path]") {
+  const std::string asian = "type: asian, average: arithmetic, fixings: 24, option: call, strike: 100, maturity: 1";
+  const double plain = price("{ " + asian + " }", "");
+  // Steps come from the fixings; a far barrier never knocks.
+  CHECK(price("{ " + asian + ", barrier: 1, kind: down-and-out }") == Approx(plain).epsilon(1e-14));
+  CHECK(price("{ " + asian + ", barrier: 1, kind: down-and-in }") == 0.0);
+  CHECK(price("{ " + asian + ", barrier: 1, kind: down-and-in, rebate: 4 }") == Approx(4 * std::exp(-0.03)).epsilon(1e-12));
+}
+
+TEST_CASE("path-dependent keys are checked", "[config][path]") {
+  CHECK(errors("{ type: barrier, option: call, strike: 100, maturity: 1, barrier: 105, kind: down-and-out }")
+            .find("already at or below the down barrier 105") != std::string::npos);
+  CHECK(errors("{ type: asian, option: call, strike: 100, maturity: 1, times: [0.5, 0.2] }")
+            .find("fixing times must increase") != std::string::npos);
+  CHECK(errors("{ type: asian, option: call, strike: 100, maturity: 1, times: [0.5, 1.5] }")
+            .find("after the maturity") != std::string::npos);
+  CHECK(errors("{ type: asian, option: call, strike: 100, maturity: 1, fixings: 12 }", kSteps)
+            .find("steps at its fixings") != std::string::npos);
+  CHECK(errors("{ type: lookback, strike_type: floating, option: call, strike: 100, maturity: 1 }")
+            .find("has no strike") != std::string::npos);
+  CHECK(errors("{ type: lookback, option: call, strike: 100, maturity: 1, barrier: 90, kind: down-and-out }")
+            .find("only a barrier or an Asian option has a barrier") != std::string::npos);
+  CHECK(errors("{ type: barrier, option: call, strike: 100, maturity: 1, barrier: 90, kind: sideways }")
+            .find("'sideways' is not one of") != std::string::npos);
+}
