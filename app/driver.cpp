@@ -191,7 +191,7 @@ io::Results run_job(const io::Job& job, const RunOptions& options) {
   double simulate_s = 0, reduce_s = 0;
   std::vector<reduce::NodeValue> nodes;  // rank 0: subtrees of every rank so far
   reduce::Tally total;
-  std::vector<reduce::Estimate> estimates;
+  Summary summary;
   std::uint64_t end = 0;
   bool met = false;
   std::vector<ChunkSpan> owned;  // this rank's shares of every stage so far
@@ -239,8 +239,8 @@ io::Results run_job(const io::Job& job, const RunOptions& options) {
       if (mpi::master()) {
         for (const auto& g : gathered) unpack(g, width, &nodes);
         total = reduce::combine(nodes, end, width);
-        estimates = reduce::estimates(total, job.model->outputs());
-        met = has_target && target_met(estimates, run);
+        summary = job.model->summarise(total);
+        met = has_target && target_met(summary.estimates, run);
       }
       reduce_s += since(t_red);
       if (mpi::broadcast(met ? 1 : 0)) {
@@ -279,7 +279,8 @@ io::Results run_job(const io::Job& job, const RunOptions& options) {
   reduce_s += since(t_gather);
 
   io::ScenarioResult scenario;
-  scenario.estimates = estimates;
+  scenario.estimates = summary.estimates;
+  scenario.diagnostics = summary.diagnostics;
   scenario.references = job.model->references();
   scenario.tally_layout = tally_layout(job.model->outputs());
   scenario.chunk_tallies.assign(store.slot(0), store.slot(0) + end * width);
@@ -311,7 +312,9 @@ io::Results run_job(const io::Job& job, const RunOptions& options) {
 }
 
 std::string format_estimates(const io::ScenarioResult& s) {
-  std::string out = fmt::format("  {:<10} {:>16} {:>12} {:>29} {:>12} {:>16} {:>7}\n", "estimate",
+  std::size_t w = 10;  // the name column fits the longest name
+  for (const auto& e : s.estimates) w = std::max(w, e.name.size());
+  std::string out = fmt::format("  {:<{}} {:>16} {:>12} {:>29} {:>12} {:>16} {:>7}\n", "estimate", w,
                                 "value", "std error", "95% interval", "samples", "reference", "z");
   for (const auto& e : s.estimates) {
     std::string ref = "", z = "";
@@ -320,9 +323,10 @@ std::string format_estimates(const io::ScenarioResult& s) {
       ref = fmt::format("{:.10g}", r.value);
       z = fmt::format("{:+.2f}", (e.value - r.value) / e.std_error);
     }
-    out += fmt::format("  {:<10} {:>16.10g} {:>12.4g} [{:>13.8g}, {:>13.8g}] {:>12} {:>16} {:>7}\n",
-                       e.name, e.value, e.std_error, e.ci_low, e.ci_high, e.samples, ref, z);
+    out += fmt::format("  {:<{}} {:>16.10g} {:>12.4g} [{:>13.8g}, {:>13.8g}] {:>12} {:>16} {:>7}\n",
+                       e.name, w, e.value, e.std_error, e.ci_low, e.ci_high, e.samples, ref, z);
   }
+  for (const auto& [name, value] : s.diagnostics) out += fmt::format("  {:<{}} {:.4g}\n", name, w + 17, value);
   return out;
 }
 

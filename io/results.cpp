@@ -89,16 +89,23 @@ void write_scenario(hid_t scenarios, const ScenarioResult& s) {
   }
   write_table(g, "estimates", estimate_type(), est);
 
-  if (!s.references.empty()) {
-    std::vector<ReferenceRow> ref;
-    for (const auto& x : s.references) {
+  // Name/value tables: closed-form references, and figures such as the
+  // variance-reduction factor of a control variate.
+  const auto named_values = [&](const char* table, const std::vector<std::pair<std::string, double>>& rows) {
+    if (rows.empty()) return;
+    std::vector<ReferenceRow> out;
+    for (const auto& [name, value] : rows) {
       ReferenceRow r{};
-      copy_name(r.name, x.name);
-      r.value = x.value;
-      ref.push_back(r);
+      copy_name(r.name, name);
+      r.value = value;
+      out.push_back(r);
     }
-    write_table(g, "reference", reference_type(), ref);
-  }
+    write_table(g, table, reference_type(), out);
+  };
+  std::vector<std::pair<std::string, double>> refs;
+  for (const auto& x : s.references) refs.emplace_back(x.name, x.value);
+  named_values("reference", refs);
+  named_values("diagnostics", s.diagnostics);
 
   h5::Handle chunks = h5::create_group(g, "chunks");
   const std::size_t width = s.tally_layout.size();
@@ -199,6 +206,9 @@ Results read_results(const std::string& path) {
     if (h5::exists(g, "reference"))
       for (const auto& row : read_table<ReferenceRow>(g, "reference", reference_type()))
         s.references.push_back({std::string(row.name, strnlen(row.name, h5::kNameBytes)), row.value});
+    if (h5::exists(g, "diagnostics"))
+      for (const auto& row : read_table<ReferenceRow>(g, "diagnostics", reference_type()))
+        s.diagnostics.emplace_back(std::string(row.name, strnlen(row.name, h5::kNameBytes)), row.value);
     h5::Handle chunks = h5::open_group(g, "chunks");
     s.tally_layout = h5::read_attr_strings(chunks, "layout");
     s.chunk_tallies = h5::read_dataset(chunks, "tally", nullptr, nullptr);

@@ -21,6 +21,7 @@ struct ScenarioResult {
   std::vector<std::pair<std::string, std::string>> overrides;  // key -> value
   std::vector<reduce::Estimate> estimates;
   std::vector<Reference> references;
+  std::vector<std::pair<std::string, double>> diagnostics;  // e.g. variance-reduction factor
   std::vector<std::string> tally_layout;  // one name per field of a chunk partial
   std::vector<double> chunk_tallies;      // chunks x layout.size()
 };

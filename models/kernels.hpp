@@ -8,8 +8,11 @@
 
 namespace mcsim {
 
-using PathKernel = std::variant<option::EuropeanPath<float>, option::EuropeanPath<double>,
-                                option::StepPath<float, 1>, option::StepPath<double, 1>,
-                                option::StepPath<float, 2>, option::StepPath<double, 2>>;
+using PathKernel =
+    std::variant<option::EuropeanPath<float>, option::EuropeanPath<double>,  //
+                 option::StepPath<float, 1>, option::StepPath<double, 1>,      // plain
+                 option::StepPath<float, 2>, option::StepPath<double, 2>,      // antithetic
+                 option::StepPath<float, 1, true>, option::StepPath<double, 1, true>,  // control variate
+                 option::StepPath<float, 2, true>, option::StepPath<double, 2, true>>;
 
 }  // namespace mcsim

@@ -1,10 +1,13 @@
-// What the driver knows of a model: its estimate names, its analytic references
-// and a path kernel to run. The maths stays behind kernel().
+// What the driver knows of a model: its tally layout, how estimates come from the
+// summed tally, its analytic references and a path kernel to run. The maths stays
+// behind kernel() and summarise().
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/kernels.hpp"
+#include "reduce/stats.hpp"
 
 namespace mcsim {
 
@@ -16,11 +19,22 @@ struct Reference {
   double tolerance = 0;  // stated error of an approximate closed form (0: exact)
 };
 
+// Estimates from a summed tally, and figures about how they were made (such as a
+// variance-reduction factor), stored with the scenario.
+struct Summary {
+  std::vector<reduce::Estimate> estimates;
+  std::vector<std::pair<std::string, double>> diagnostics;
+};
+
 class Model {
  public:
   virtual ~Model() = default;
-  // Estimate names, in tally order.
+  // Tally output names, in tally order.
   virtual std::vector<std::string> outputs() const = 0;
+  // Default: one estimate per output, its mean.
+  virtual Summary summarise(const std::vector<double>& total) const {
+    return {reduce::estimates(total, outputs()), {}};
+  }
   // Closed-form values of some outputs, where the model has them.
   virtual std::vector<Reference> references() const = 0;
   virtual PathKernel kernel(Precision precision) const = 0;

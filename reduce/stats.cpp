@@ -1,6 +1,7 @@
 #include "reduce/stats.hpp"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "reduce/moments.hpp"
@@ -31,6 +32,29 @@ std::vector<Estimate> estimates(const std::vector<double>& tally,
     e.ci_high = e.value + kZ95 * e.std_error;
     out.push_back(e);
   }
+  return out;
+}
+
+ControlVariate control_variate(const std::vector<double>& tally, int y, int c, int yc, double control_mean,
+                               const std::string& name) {
+  const auto at = [&](int k, int field) { return tally[static_cast<std::size_t>(kMomentFields * k + field)]; };
+  const double n = at(y, 0);
+  const double my = at(y, 1) / n, mc = at(c, 1) / n;
+  const double var_y = (at(y, 2) - n * my * my) / (n - 1);
+  const double var_c = (at(c, 2) - n * mc * mc) / (n - 1);
+  const double cov = (at(yc, 1) - n * my * mc) / (n - 1);
+  ControlVariate out;
+  out.beta = var_c > 0 ? cov / var_c : 0.0;
+  const double var_resid = std::fmax(0.0, var_y - out.beta * cov);  // Var(Y) - Cov^2 / Var(C)
+  Estimate& e = out.estimate;
+  e.name = name;
+  e.samples = static_cast<std::uint64_t>(n);
+  e.value = my - out.beta * (mc - control_mean);
+  // One degree of freedom more is spent on beta.
+  e.std_error = n > 2 ? std::sqrt(var_resid * (n - 1) / (n - 2) / n) : std::nan("");
+  e.ci_low = e.value - kZ95 * e.std_error;
+  e.ci_high = e.value + kZ95 * e.std_error;
+  out.variance_reduction = var_resid > 0 ? var_y / var_resid : std::numeric_limits<double>::infinity();
   return out;
 }
 

@@ -21,4 +21,15 @@ constexpr double kZ95 = 1.959963984540054;  // two-sided 95% normal quantile
 std::vector<Estimate> estimates(const std::vector<double>& tally,
                                 const std::vector<std::string>& names);
 
+// Control variate: Y's mean corrected by a control C of known mean,
+// Y - beta (C - E[C]) with beta = Cov(Y, C) / Var(C) estimated from the same run.
+// Outputs y, c and yc of the moment tally hold Y, C and the product Y C.
+struct ControlVariate {
+  Estimate estimate;
+  double beta = 0;
+  double variance_reduction = 1;  // Var(Y) / Var(Y - beta C)
+};
+ControlVariate control_variate(const std::vector<double>& tally, int y, int c, int yc, double control_mean,
+                               const std::string& name);
+
 }  // namespace mcsim::reduce

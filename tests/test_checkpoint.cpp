@@ -29,12 +29,13 @@ std::string reference_run(const fs::path& dir, const fs::path& job) {
   REQUIRE(r.status == 0);
   return ref;
 }
-// Starts the job on one thread and returns once its first checkpoint is on disk.
+// Starts the job on one thread and returns once a checkpoint on disk holds finished chunks.
 pid_t start_until_checkpoint(const fs::path& dir, const fs::path& job, const std::string& out) {
   const pid_t pid = start({"run", job.string(), "--backend", "cpu", "-q", "-o", out}, (dir / "log").string());
   const std::string ckpt = mcsim::io::checkpoint_path(out, 0);
-  for (double t = 0; t < 20 && !fs::exists(ckpt); t += 0.05) sleep_s(0.05);
-  REQUIRE(fs::exists(ckpt));
+  const auto has_work = [&] { return fs::exists(ckpt) && !mcsim::io::read_checkpoint(ckpt).done.empty(); };
+  for (double t = 0; t < 30 && !has_work(); t += 0.05) sleep_s(0.05);
+  REQUIRE(has_work());
   return pid;
 }
 }  // namespace
@@ -66,7 +67,7 @@ TEST_CASE("SIGKILL loses only the work since the last checkpoint and resume give
   const fs::path job = write_job(dir);
   const std::string out = (dir / "killed.h5").string(), ckpt = mcsim::io::checkpoint_path(out, 0);
   const pid_t pid = start_until_checkpoint(dir, job, out);
-  sleep_s(0.3);
+  sleep_s(0.1);
   ::kill(pid, SIGKILL);
   CHECK(wait_for(pid) == -SIGKILL);
   CHECK_FALSE(fs::exists(out));

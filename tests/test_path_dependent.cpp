@@ -72,3 +72,37 @@ TEST_CASE("path-dependent keys are checked", "[config][path]") {
   CHECK(errors("{ type: barrier, option: call, strike: 100, maturity: 1, barrier: 90, kind: sideways }")
             .find("'sideways' is not one of") != std::string::npos);
 }
+
+TEST_CASE("a control variate keeps the price and cuts its error by the factor it reports", "[option][path][cv]") {
+  const auto run = [](const std::string& instrument, const std::string& vr) {
+    const io::Job job = io::load_job_text(kBase + "  instrument: " + instrument + "\n" + vr, "t.yaml");
+    return run_job(job, RunOptions{io::BackendChoice::Cpu, false, "test"}).scenarios.front();
+  };
+  // Continuous down-and-out call, European control: against the exact price.
+  const std::string barrier = "{ type: barrier, option: call, strike: 100, maturity: 1, barrier: 85, kind: down-and-out, "
+                              "monitoring: continuous }";
+  const auto b = run(barrier, kSteps + "  variance_reduction: [control_variate]\n");
+  REQUIRE(b.estimates.size() == 3);
+  const auto& cv = b.estimates[0];
+  const auto& plain = b.estimates[1];
+  CHECK(cv.name == "price");
+  CHECK(plain.name == "price_without_control");
+  double exact = 0, factor = 0;
+  for (const auto& r : b.references)
+    if (r.name == "price") exact = r.value;
+  for (const auto& [name, value] : b.diagnostics)
+    if (name == "variance_reduction_factor") factor = value;
+  CHECK(std::fabs(cv.value - exact) < 4 * cv.std_error);
+  CHECK(factor > 2);
+  // The reported factor is the ratio of the variances behind the two errors.
+  CHECK(plain.std_error * plain.std_error / (cv.std_error * cv.std_error) == Approx(factor).epsilon(0.01));
+  // Arithmetic Asian, geometric control: no closed form, but the same price as without it.
+  const std::string asian = "{ type: asian, average: arithmetic, fixings: 12, option: call, strike: 100, maturity: 1 }";
+  const auto a = run(asian, "  variance_reduction: [control_variate]\n");
+  const auto a0 = run(asian, "");
+  const double gap = a.estimates[0].value - a0.estimates[0].value;
+  CHECK(std::fabs(gap) < 4 * std::hypot(a.estimates[0].std_error, a0.estimates[0].std_error));
+  CHECK(a.estimates[0].std_error < a0.estimates[0].std_error / 10);  // geometric tracks arithmetic closely
+  CHECK(errors("{ type: european, option: call, strike: 100, maturity: 1 }", "  variance_reduction: [control_variate]\n")
+            .find("control_variate needs a path-dependent instrument") != std::string::npos);
+}

@@ -103,3 +103,27 @@ TEST_CASE("ranks' subtrees combine to the bits of one tree over all chunks", "[r
   }
   CHECK_THROWS(combine({}, 4, 3));  // chunks nobody sent
 }
+
+TEST_CASE("control variate estimate by hand on a small sample", "[reduce]") {
+  // Y = 2 C + e: beta = Cov(Y, C) / Var(C), estimate = mean Y - beta (mean C - mu).
+  const std::vector<double> c{1, 2, 3, 4, 5}, e{0.1, -0.2, 0.0, 0.2, -0.1};
+  std::vector<double> tally(9, 0.0);
+  double my = 0, mc = 0;
+  for (int i = 0; i < 5; ++i) {
+    const double y = 2 * c[i] + e[i];
+    const double xs[3] = {y, c[i], y * c[i]};
+    for (int k = 0; k < 3; ++k) tally[3 * k] += 1, tally[3 * k + 1] += xs[k], tally[3 * k + 2] += xs[k] * xs[k];
+    my += y / 5, mc += c[i] / 5;
+  }
+  double cov = 0, var_c = 0, var_y = 0;
+  for (int i = 0; i < 5; ++i) {
+    const double y = 2 * c[i] + e[i];
+    cov += (y - my) * (c[i] - mc) / 4, var_c += (c[i] - mc) * (c[i] - mc) / 4, var_y += (y - my) * (y - my) / 4;
+  }
+  const auto cv = control_variate(tally, 0, 1, 2, 2.5, "price");
+  CHECK(cv.beta == Approx(cov / var_c).epsilon(1e-12));
+  CHECK(cv.estimate.value == Approx(my - cv.beta * (mc - 2.5)).epsilon(1e-12));
+  const double resid = var_y - cov * cov / var_c;
+  CHECK(cv.estimate.std_error == Approx(std::sqrt(resid * 4 / 3 / 5)).epsilon(1e-9));
+  CHECK(cv.variance_reduction == Approx(var_y / resid).epsilon(1e-9));
+}

@@ -37,9 +37,9 @@ std::vector<double> fixing_times(const OptionSpec& s) {
   return t;
 }
 
-template <class Real, int Copies>
-StepPath<Real, Copies> make_step_path(const OptionSpec& s) {
-  StepPath<Real, Copies> k{};
+template <class Real, int Copies, bool Control>
+StepPath<Real, Copies, Control> make_step_path(const OptionSpec& s) {
+  StepPath<Real, Copies, Control> k{};
   const double mu = s.rate - s.dividend - 0.5 * s.volatility * s.volatility;
   k.payoff = s.instrument == "lookback"
                  ? (s.strike_type == "floating" ? StepPayoff::LookbackFloating : StepPayoff::LookbackFixed)
@@ -69,6 +69,7 @@ StepPath<Real, Copies> make_step_path(const OptionSpec& s) {
   k.continuous = s.continuous;
   k.log_barrier = static_cast<Real>(s.knock.empty() ? 0.0 : std::log(s.barrier));
   k.rebate_pv = static_cast<Real>(s.rebate * std::exp(-s.rate * s.maturity));
+  k.control = s.instrument == "asian" ? ControlKind::GeometricAsian : ControlKind::European;
   return k;
 }
 
@@ -89,7 +90,37 @@ EuropeanPath<Real> make_path(const OptionSpec& s) {
 
 }  // namespace
 
+namespace {
+// The control's mean: the exact geometric Asian, or the Black-Scholes-Merton price.
+double control_mean(const OptionSpec& s) {
+  const BsmInput in = bsm_input(s);
+  return s.instrument == "asian" ? geometric_asian_price(in, fixing_times(s)) : bsm_price(in);
+}
+}  // namespace
+
+std::vector<std::string> OptionModel::outputs() const {
+  if (spec_.control_variate) return {"price", "control", "price_x_control"};
+  return {"price"};
+}
+
+Summary OptionModel::summarise(const std::vector<double>& total) const {
+  if (!spec_.control_variate) return Model::summarise(total);
+  // Tally: the payoff Y, the control C, and Y C; the estimate is Y corrected by C.
+  const auto plain = reduce::estimates(total, outputs());
+  const auto cv = reduce::control_variate(total, 0, 1, 2, control_mean(spec_), "price");
+  reduce::Estimate without = plain[0], control = plain[1];
+  without.name = "price_without_control";
+  return {{cv.estimate, without, control},
+          {{"variance_reduction_factor", cv.variance_reduction}, {"control_beta", cv.beta}}};
+}
+
 std::vector<Reference> OptionModel::references() const {
+  std::vector<Reference> refs = price_references();
+  if (spec_.control_variate) refs.push_back({"control", control_mean(spec_)});
+  return refs;
+}
+
+std::vector<Reference> OptionModel::price_references() const {
   const OptionSpec& s = spec_;
   const BsmInput in = bsm_input(s);
   if (s.instrument == "digital") return {{"price", digital_price(in, s.cash)}};
@@ -116,9 +147,13 @@ std::vector<Reference> OptionModel::references() const {
 
 PathKernel OptionModel::kernel(Precision precision) const {
   if (spec_.path_dependent()) {
-    const bool f = precision == Precision::Float;
-    if (spec_.antithetic) return f ? PathKernel(make_step_path<float, 2>(spec_)) : PathKernel(make_step_path<double, 2>(spec_));
-    return f ? PathKernel(make_step_path<float, 1>(spec_)) : PathKernel(make_step_path<double, 1>(spec_));
+    const bool f = precision == Precision::Float, a = spec_.antithetic;
+    if (spec_.control_variate) {
+      if (a) return f ? PathKernel(make_step_path<float, 2, true>(spec_)) : PathKernel(make_step_path<double, 2, true>(spec_));
+      return f ? PathKernel(make_step_path<float, 1, true>(spec_)) : PathKernel(make_step_path<double, 1, true>(spec_));
+    }
+    if (a) return f ? PathKernel(make_step_path<float, 2, false>(spec_)) : PathKernel(make_step_path<double, 2, false>(spec_));
+    return f ? PathKernel(make_step_path<float, 1, false>(spec_)) : PathKernel(make_step_path<double, 1, false>(spec_));
   }
   if (precision == Precision::Float) return make_path<float>(spec_);
   return make_path<double>(spec_);
@@ -216,8 +251,16 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   }
   for (const auto& v : model.choices("variance_reduction", {"antithetic", "control_variate"})) {
     if (v == "antithetic") s.antithetic = true;
-    if (v == "control_variate")
-      model.error("variance_reduction", "control_variate is not available in this version (use antithetic)");
+    if (v == "control_variate") s.control_variate = true;
+  }
+  if (s.control_variate) {
+    // The control must have a known mean and move with the payoff.
+    if (!s.path_dependent())
+      model.error("variance_reduction", "control_variate needs a path-dependent instrument (asian, barrier, lookback); "
+                                        "a European is its own closed form");
+    else if (s.instrument == "asian" && (s.average != "arithmetic" || !s.knock.empty()))
+      model.error("variance_reduction", "an Asian's control is the geometric Asian: it serves an arithmetic average "
+                                        "without a barrier");
   }
   model.not_available("greeks", "Monte Carlo Greeks");
   model.not_available("assets", "a multi-asset process");

@@ -25,13 +25,15 @@ struct OptionSpec {
   double barrier = 0, rebate = 0;   // rebate paid at expiry
   bool continuous = false;          // monitoring of barrier and extremes
   bool antithetic = false;
+  bool control_variate = false;     // geometric Asian for an arithmetic one, else the European
   bool path_dependent() const { return instrument != "european" && instrument != "digital"; }
 };
 
 class OptionModel : public Model {
  public:
   explicit OptionModel(OptionSpec spec) : spec_(spec) {}
-  std::vector<std::string> outputs() const override { return {"price"}; }
+  std::vector<std::string> outputs() const override;
+  Summary summarise(const std::vector<double>& total) const override;
   std::vector<Reference> references() const override;
   PathKernel kernel(Precision precision) const override;
   std::string describe() const override;
@@ -41,6 +43,7 @@ class OptionModel : public Model {
   const OptionSpec& spec() const { return spec_; }
 
  private:
+  std::vector<Reference> price_references() const;
   OptionSpec spec_;
 };
 

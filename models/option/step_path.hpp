@@ -13,12 +13,16 @@ namespace mcsim::option {
 enum class StepPayoff : int { European, ArithmeticAverage, GeometricAverage, LookbackFixed, LookbackFloating };
 enum class Knock : int { None, DownOut, UpOut, DownIn, UpIn };
 
+enum class ControlKind : int { GeometricAsian, European };
+
 // Copies = 2 adds the antithetic path (-Z) to each path; fixed at compile time so
-// the path state stays in registers.
-template <class Real, int Copies>
+// the path state stays in registers. WithControl also scores a control variate on
+// the same path (the geometric Asian, or the European payoff) and the product of
+// the two, from which the estimate is corrected (reduce::control_variate).
+template <class Real, int Copies, bool WithControl = false>
 struct StepPath {
   using real_type = Real;
-  static constexpr int kOutputs = 1;  // price
+  static constexpr int kOutputs = WithControl ? 3 : 1;  // price [, control, price x control]
   static constexpr int kGroup = rng::NormalBlock<Real>::size;
   static constexpr int kMaxTimes = 256;  // given fixing times; equal steps have no limit
   // CUDA launch bound: blocks of 256 threads resident per SM, which caps registers
@@ -35,6 +39,7 @@ struct StepPath {
   Knock knock;
   bool continuous;  // barrier and extremes monitored between fixings too
   Real log_barrier, rebate_pv;  // rebate discounted from expiry
+  ControlKind control;
 
   // Uses the running maximum (else the minimum) of the path.
   MCSIM_HD bool wants_max() const {
@@ -81,6 +86,8 @@ struct StepPath {
     // Per path: log spot; average sum; log extreme (lookback); for a discrete
     // barrier the log extreme on its side, for a continuous one the survival probability.
     Real x[N], sum[N], extreme[N], live[N];
+    Real log_sum[WithControl ? N : 1];  // the geometric control of an arithmetic average
+    for (int i = 0; i < (WithControl ? N : 1); ++i) log_sum[i] = Real(0);
     // The spot is on the live side, so a discrete barrier's extreme may start from it.
     const Real live0 = B == Monitor::Discrete ? log_spot : Real(1);
     for (int i = 0; i < N; ++i) x[i] = log_spot, sum[i] = Real(0), extreme[i] = log_spot, live[i] = live0;
@@ -99,6 +106,7 @@ struct StepPath {
           const Real before = x[i];
           x[i] += drift + vol * (c ? -z.z[lane] : z.z[lane]);
           if constexpr (P == StepPayoff::ArithmeticAverage) sum[i] += fast_exp(x[i]);
+          if constexpr (WithControl && P == StepPayoff::ArithmeticAverage) log_sum[i] += x[i];
           if constexpr (P == StepPayoff::GeometricAverage) sum[i] += x[i];
           if constexpr (kLookback) {
             Real hi = x[i], lo = x[i];
@@ -128,7 +136,7 @@ struct StepPath {
 
     const bool out = knock == Knock::DownOut || knock == Knock::UpOut;
     for (int lane = 0; lane < lanes; ++lane) {
-      Real total = Real(0);
+      Real total = Real(0), control_total = Real(0);
       MCSIM_UNROLL
       for (int c = 0; c < Copies; ++c) {
         const int i = c * G + lane;
@@ -148,8 +156,20 @@ struct StepPath {
                       : (Real(1) - survive) * value + survive * rebate_pv;
         }
         total += value;
+        if constexpr (WithControl) {
+          const Real n_fix = static_cast<Real>(steps);
+          const Real level = control == ControlKind::GeometricAsian ? fast_exp(log_sum[i] / n_fix) : fast_exp(x[i]);
+          const Real paid = sign * (level - strike);
+          control_total += discount * (paid > Real(0) ? paid : Real(0));
+        }
       }
-      acc.add(0, total / static_cast<Real>(Copies));
+      const Real y = total / static_cast<Real>(Copies);
+      acc.add(0, y);
+      if constexpr (WithControl) {
+        const Real c = control_total / static_cast<Real>(Copies);
+        acc.add(1, c);
+        acc.add(2, y * c);
+      }
     }
   }
 };
