@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "models/option/european.hpp"
+#include "models/option/heston_path.hpp"
 #include "models/option/step_path.hpp"
 
 namespace mcsim {
@@ -13,6 +14,8 @@ using PathKernel =
                  option::StepPath<float, 1>, option::StepPath<double, 1>,      // plain
                  option::StepPath<float, 2>, option::StepPath<double, 2>,      // antithetic
                  option::StepPath<float, 1, true>, option::StepPath<double, 1, true>,  // control variate
-                 option::StepPath<float, 2, true>, option::StepPath<double, 2, true>>;
+                 option::StepPath<float, 2, true>, option::StepPath<double, 2, true>,
+                 option::HestonPath<float, 1>, option::HestonPath<double, 1>,
+                 option::HestonPath<float, 2>, option::HestonPath<double, 2>>;
 
 }  // namespace mcsim

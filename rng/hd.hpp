@@ -55,6 +55,22 @@ MCSIM_HD float fast_log(float x) {
 }
 MCSIM_HD double fast_log(double x) { return log(x); }
 
+// Standard normal distribution function.
+MCSIM_HD float fast_normcdf(float x) {
+#if defined(MCSIM_DEVICE_CODE)
+  return normcdff(x);
+#else
+  return 0.5f * std::erfc(-x * 0.70710678f);
+#endif
+}
+MCSIM_HD double fast_normcdf(double x) {
+#if defined(MCSIM_DEVICE_CODE)
+  return normcdf(x);
+#else
+  return 0.5 * std::erfc(-x * 0.7071067811865476);
+#endif
+}
+
 MCSIM_HD void fast_sincos(float x, float* s, float* c) {
 #if defined(MCSIM_DEVICE_CODE)
   __sincosf(x, s, c);

@@ -102,3 +102,14 @@ TEST_CASE("lookback prices match Haug's example and their bounds", "[analytic][l
   fc.call = true;
   CHECK(lookback_floating_price(fc, 100) - forward == Approx(lookback_fixed_price(p, 100)).epsilon(1e-12));
 }
+
+TEST_CASE("Heston prices match Lewis's published values", "[analytic][heston]") {
+  // Lewis (2000): S=100, T=1, r=1%, q=2%, v0=0.04, kappa=4, theta=0.25, xi=1, rho=-0.5.
+  const auto call = [](double k) { return heston_price({100, k, 0.01, 0.02, 1.0, 0.04, 4.0, 0.25, 1.0, -0.5, true}); };
+  CHECK(call(80) == Approx(26.774758743998854).epsilon(1e-9));
+  CHECK(call(100) == Approx(16.070154917028834).epsilon(1e-9));
+  CHECK(call(120) == Approx(9.024913483457836).epsilon(1e-9));
+  // With almost no vol of vol and v = theta the price is Black-Scholes at sigma = sqrt(theta).
+  const HestonInput flat{100, 105, 0.03, 0.01, 2.0, 0.09, 1.0, 0.09, 1e-3, 0.0, false};
+  CHECK(heston_price(flat) == Approx(bsm_price({100, 105, 0.03, 0.01, 0.3, 2.0, false})).epsilon(1e-6));
+}

@@ -137,21 +137,27 @@ TEST_CASE("a non-finite GPU tally stops the run naming chunk and device", "[gpu]
   fs::remove_all(dir);
 }
 
-TEST_CASE("path-dependent options agree on CPU and GPU", "[gpu]") {
+TEST_CASE("path-dependent and Heston options agree on CPU and GPU", "[gpu]") {
   if (!have_gpu()) return;
   const std::string base =
       "run: { name: t, paths: 200_003, seed: 12, chunk_paths: 4096 }\n"
-      "model:\n  type: option\n  process: { type: gbm, spot: 100, rate: 0.05, dividend: 0.01, volatility: 0.3 }\n";
+      "model:\n  type: option\n";
+  const std::string gbm = "  process: { type: gbm, spot: 100, rate: 0.05, dividend: 0.01, volatility: 0.3 }\n";
   const std::vector<std::string> instruments{
-      "  instrument: { type: asian, average: arithmetic, fixings: 52, option: call, strike: 95, maturity: 1,"
+      gbm + "  instrument: { type: asian, average: arithmetic, fixings: 52, option: call, strike: 95, maturity: 1,"
       " barrier: 80, kind: down-and-out }\n",
-      "  instrument: { type: asian, average: geometric, times: [0.1, 0.4, 0.5, 1.0], option: put, strike: 100, maturity: 1 }\n",
-      "  instrument: { type: barrier, option: put, strike: 100, maturity: 1, barrier: 115, kind: up-and-in,"
+      gbm + "  instrument: { type: asian, average: geometric, times: [0.1, 0.4, 0.5, 1.0], option: put, strike: 100, maturity: 1 }\n",
+      gbm + "  instrument: { type: barrier, option: put, strike: 100, maturity: 1, barrier: 115, kind: up-and-in,"
       " monitoring: continuous, rebate: 1.5 }\n  steps: 20\n",
-      "  instrument: { type: lookback, strike_type: floating, option: call, maturity: 1, monitoring: continuous }\n"
+      gbm + "  instrument: { type: lookback, strike_type: floating, option: call, maturity: 1, monitoring: continuous }\n"
       "  steps: 30\n  variance_reduction: [antithetic]\n",
-      "  instrument: { type: asian, average: arithmetic, fixings: 24, option: put, strike: 105, maturity: 1 }\n"
+      gbm + "  instrument: { type: asian, average: arithmetic, fixings: 24, option: put, strike: 105, maturity: 1 }\n"
       "  variance_reduction: [antithetic, control_variate]\n",
+      "  process: { type: heston, spot: 100, rate: 0.01, v0: 0.04, kappa: 4, theta: 0.25, xi: 1, rho: -0.5 }\n"
+      "  instrument: { type: european, option: call, strike: 110, maturity: 1 }\n  steps: 25\n",
+      "  process: { type: heston, spot: 100, rate: 0.01, v0: 0.04, kappa: 4, theta: 0.25, xi: 1, rho: -0.5, scheme: euler }\n"
+      "  instrument: { type: european, option: put, strike: 95, maturity: 1 }\n  steps: 25\n"
+      "  variance_reduction: [antithetic]\n",
   };
   for (const char* precision : {"float", "double"})
     for (const auto& inst : instruments) {

@@ -106,3 +106,20 @@ TEST_CASE("a control variate keeps the price and cuts its error by the factor it
   CHECK(errors("{ type: european, option: call, strike: 100, maturity: 1 }", "  variance_reduction: [control_variate]\n")
             .find("control_variate needs a path-dependent instrument") != std::string::npos);
 }
+
+TEST_CASE("Heston keys are checked", "[config][heston]") {
+  const std::string heston = "run: { paths: 1000 }\nmodel:\n  type: option\n"
+                             "  process: { type: heston, spot: 100, v0: 0.04, kappa: 2, theta: 0.04, xi: 0.5, rho: -1.5 }\n";
+  const auto errs = [&](const std::string& instrument) {
+    try {
+      io::load_job_text(heston + "  instrument: " + instrument + "\n", "h.yaml");
+    } catch (const io::ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string e = errs("{ type: asian, fixings: 4, option: call, strike: 100, maturity: 1 }");
+  CHECK(e.find("model.process.rho: must be") != std::string::npos);
+  CHECK(e.find("under heston this version prices european options only") != std::string::npos);
+  CHECK(errs("{ type: european, option: call, strike: 100, maturity: 1 }").find("volatility") == std::string::npos);
+}

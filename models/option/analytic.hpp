@@ -48,3 +48,16 @@ double lookback_floating_price(const BsmInput& in, double running_extreme);
 double lookback_fixed_price(const BsmInput& in, double running_extreme);
 
 }  // namespace mcsim::option
+
+namespace mcsim::option {
+
+struct HestonInput {
+  double spot, strike, rate, dividend, maturity;
+  double v0, kappa, theta, xi, rho;  // initial variance, mean reversion, long-run variance, vol of vol, correlation
+  bool call;
+};
+// European option under Heston's stochastic volatility: the characteristic function
+// in its "little trap" form (Albrecher et al.), integrated by Gauss-Legendre panels.
+double heston_price(const HestonInput& in);
+
+}  // namespace mcsim::option

@@ -9,6 +9,9 @@ namespace mcsim::option {
 
 namespace {
 
+// Heston paths are stepped; without model.steps they take this many.
+constexpr std::uint64_t kHestonDefaultSteps = 100;
+
 // BGK's discrete-barrier correction is accurate to a small part of the shift it
 // makes; its reference carries a tolerance of this fraction of that shift.
 constexpr double kBgkTolerance = 0.1;
@@ -73,6 +76,33 @@ StepPath<Real, Copies, Control> make_step_path(const OptionSpec& s) {
   return k;
 }
 
+template <class Real, int Copies>
+HestonPath<Real, Copies> make_heston_path(const OptionSpec& s) {
+  HestonPath<Real, Copies> k{};
+  const double dt = s.maturity / static_cast<double>(s.steps);
+  const double decay = std::exp(-s.kappa * dt), x2 = s.xi * s.xi;
+  k.qe = s.qe;
+  k.steps = static_cast<int>(s.steps);
+  k.log_spot = static_cast<Real>(std::log(s.spot));
+  k.strike = static_cast<Real>(s.strike);
+  k.sign = s.call ? Real(1) : Real(-1);
+  k.discount = static_cast<Real>(std::exp(-s.rate * s.maturity));
+  k.dt = static_cast<Real>(dt);
+  k.carry_dt = static_cast<Real>((s.rate - s.dividend) * dt);
+  k.kappa = static_cast<Real>(s.kappa), k.theta = static_cast<Real>(s.theta), k.xi = static_cast<Real>(s.xi);
+  k.rho = static_cast<Real>(s.rho), k.rho_bar = static_cast<Real>(std::sqrt(1 - s.rho * s.rho));
+  k.v0 = static_cast<Real>(s.v0);
+  k.decay = static_cast<Real>(decay);
+  k.s2_v = static_cast<Real>(x2 * decay * (1 - decay) / s.kappa);
+  k.s2_0 = static_cast<Real>(s.theta * x2 * (1 - decay) * (1 - decay) / (2 * s.kappa));
+  const double g = 0.5 * dt, lean = s.kappa * s.rho / s.xi - 0.5;  // gamma1 = gamma2 = 1/2
+  k.k0 = static_cast<Real>(-s.rho * s.kappa * s.theta * dt / s.xi);
+  k.k1 = static_cast<Real>(g * lean - s.rho / s.xi);
+  k.k2 = static_cast<Real>(g * lean + s.rho / s.xi);
+  k.k3 = k.k4 = static_cast<Real>(g * (1 - s.rho * s.rho));
+  return k;
+}
+
 template <class Real>
 EuropeanPath<Real> make_path(const OptionSpec& s) {
   EuropeanPath<Real> k{};
@@ -122,6 +152,9 @@ std::vector<Reference> OptionModel::references() const {
 
 std::vector<Reference> OptionModel::price_references() const {
   const OptionSpec& s = spec_;
+  if (s.heston())
+    return {{"price", heston_price({s.spot, s.strike, s.rate, s.dividend, s.maturity, s.v0, s.kappa, s.theta, s.xi,
+                                    s.rho, s.call})}};
   const BsmInput in = bsm_input(s);
   if (s.instrument == "digital") return {{"price", digital_price(in, s.cash)}};
   if (s.instrument == "european") return {{"price", bsm_price(in)}};
@@ -146,6 +179,11 @@ std::vector<Reference> OptionModel::price_references() const {
 }
 
 PathKernel OptionModel::kernel(Precision precision) const {
+  if (spec_.heston()) {
+    const bool f = precision == Precision::Float;
+    if (spec_.antithetic) return f ? PathKernel(make_heston_path<float, 2>(spec_)) : PathKernel(make_heston_path<double, 2>(spec_));
+    return f ? PathKernel(make_heston_path<float, 1>(spec_)) : PathKernel(make_heston_path<double, 1>(spec_));
+  }
   if (spec_.path_dependent()) {
     const bool f = precision == Precision::Float, a = spec_.antithetic;
     if (spec_.control_variate) {
@@ -160,18 +198,22 @@ PathKernel OptionModel::kernel(Precision precision) const {
 }
 
 std::string OptionModel::describe() const {
+  const OptionSpec& p = spec_;
   std::ostringstream s;
-  s << spec_.instrument << (spec_.average.empty() ? "" : " " + spec_.average)
-    << (spec_.strike_type.empty() ? "" : " " + spec_.strike_type + "-strike")
-    << (spec_.knock.empty() ? "" : " " + spec_.knock + " " + fmt_number(spec_.barrier)) << " "
-    << (spec_.call ? "call" : "put") << ", GBM S0=" << spec_.spot
-    << (spec_.strike_type == "floating" ? std::string() : " K=" + fmt_number(spec_.strike)) << " T=" << spec_.maturity << " sigma=" << spec_.volatility
-    << " r=" << spec_.rate << " q=" << spec_.dividend
-    << (spec_.instrument == "digital" ? " cash=" + std::to_string(spec_.cash) : "")
-    << (spec_.path_dependent() ? ", " + std::to_string(spec_.times.empty() ? spec_.steps : spec_.times.size()) +
-                                     (spec_.continuous ? " steps, continuous monitoring" : " steps")
-                               : "")
-    << (spec_.antithetic ? ", antithetic" : "");
+  s << p.instrument << (p.average.empty() ? "" : " " + p.average)
+    << (p.strike_type.empty() ? "" : " " + p.strike_type + "-strike")
+    << (p.knock.empty() ? "" : " " + p.knock + " " + fmt_number(p.barrier)) << " " << (p.call ? "call" : "put");
+  if (p.heston())
+    s << ", Heston (" << (p.qe ? "QE" : "full-truncation Euler") << ") S0=" << p.spot << " v0=" << p.v0
+      << " kappa=" << p.kappa << " theta=" << p.theta << " xi=" << p.xi << " rho=" << p.rho;
+  else
+    s << ", GBM S0=" << p.spot << " sigma=" << p.volatility;
+  s << (p.strike_type == "floating" ? std::string() : " K=" + fmt_number(p.strike)) << " T=" << p.maturity
+    << " r=" << p.rate << " q=" << p.dividend << (p.instrument == "digital" ? " cash=" + fmt_number(p.cash) : "");
+  if (p.path_dependent() || p.heston())
+    s << ", " << (p.times.empty() ? p.steps : p.times.size())
+      << (p.continuous ? " steps, continuous monitoring" : " steps");
+  s << (p.antithetic ? ", antithetic" : "") << (p.control_variate ? ", control variate" : "");
   return s.str();
 }
 
@@ -180,11 +222,20 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   using io::Range;
 
   io::Block process = model.child("process", true);
-  process.choice("type", {"gbm"}, std::string("gbm"));
+  s.process = process.choice("type", {"gbm", "heston"}, std::string("gbm"));
   s.spot = process.real("spot", std::nullopt, Range::positive());
   s.rate = process.real("rate", 0.0, {-1.0, 1.0});
   s.dividend = process.real("dividend", 0.0, {-1.0, 1.0});
-  s.volatility = process.real("volatility", std::nullopt, Range::positive());
+  if (s.heston()) {
+    s.v0 = process.real("v0", std::nullopt, Range{0, 1e308, false, false});
+    s.kappa = process.real("kappa", std::nullopt, Range::positive());
+    s.theta = process.real("theta", std::nullopt, Range::positive());
+    s.xi = process.real("xi", std::nullopt, Range::positive());
+    s.rho = process.real("rho", std::nullopt, Range{-1.0, 1.0});
+    s.qe = process.choice("scheme", {"qe", "euler"}, std::string("qe")) == "qe";
+  } else {
+    s.volatility = process.real("volatility", std::nullopt, Range::positive());
+  }
   process.finish();
 
   io::Block inst = model.child("instrument", true);
@@ -247,8 +298,10 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   if (s.instrument == "asian") {
     if (model.has("steps")) model.error("steps", "an Asian option steps at its fixings; set instrument.fixings");
   } else {
-    s.steps = model.count("steps", 1, 1);
+    s.steps = model.count("steps", s.heston() ? kHestonDefaultSteps : 1, 1);
   }
+  if (s.heston() && s.instrument != "european")
+    inst.error("type", "under heston this version prices european options only");
   for (const auto& v : model.choices("variance_reduction", {"antithetic", "control_variate"})) {
     if (v == "antithetic") s.antithetic = true;
     if (v == "control_variate") s.control_variate = true;

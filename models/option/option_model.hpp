@@ -11,8 +11,11 @@
 namespace mcsim::option {
 
 struct OptionSpec {
-  // process: gbm
+  // process: gbm (volatility) or heston (v0, kappa, theta, xi, rho; scheme qe | euler)
+  std::string process = "gbm";
   double spot = 0, rate = 0, dividend = 0, volatility = 0;
+  double v0 = 0, kappa = 0, theta = 0, xi = 0, rho = 0;
+  bool qe = true;
   // instrument
   std::string instrument;  // european | digital | asian | barrier | lookback
   bool call = true;
@@ -27,6 +30,7 @@ struct OptionSpec {
   bool antithetic = false;
   bool control_variate = false;     // geometric Asian for an arithmetic one, else the European
   bool path_dependent() const { return instrument != "european" && instrument != "digital"; }
+  bool heston() const { return process == "heston"; }
 };
 
 class OptionModel : public Model {
@@ -38,7 +42,7 @@ class OptionModel : public Model {
   PathKernel kernel(Precision precision) const override;
   std::string describe() const override;
   std::uint64_t steps_per_path() const override {
-    return spec_.path_dependent() ? (spec_.times.empty() ? spec_.steps : spec_.times.size()) : 1;
+    return spec_.path_dependent() || spec_.heston() ? (spec_.times.empty() ? spec_.steps : spec_.times.size()) : 1;
   }
   const OptionSpec& spec() const { return spec_; }
 
