@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "app/greeks.hpp"
 #include "app/signals.hpp"
 #include "app/version.hpp"
 #include "app/workers.hpp"
@@ -152,6 +153,8 @@ class CheckpointFiles {
   std::size_t width_;
 };
 
+io::Results simulate_job(const io::Job& job, const RunOptions& options);
+
 }  // namespace
 
 std::vector<std::unique_ptr<Backend>> choose_backends(io::BackendChoice choice) {
@@ -170,6 +173,14 @@ std::vector<std::unique_ptr<Backend>> choose_backends(io::BackendChoice choice) 
 }
 
 io::Results run_job(const io::Job& job, const RunOptions& options) {
+  io::Results r = simulate_job(job, options);
+  add_greeks(job, options, simulate_job, r);
+  return r;
+}
+
+namespace {
+
+io::Results simulate_job(const io::Job& job, const RunOptions& options) {
   const auto t_start = Clock::now();
   const io::RunConfig& run = job.run;
   const int rank = mpi::rank(), ranks = mpi::size();
@@ -310,6 +321,8 @@ io::Results run_job(const io::Job& job, const RunOptions& options) {
   r.paths_per_s = simulate_s > 0 ? static_cast<double>(r.paths) / simulate_s : 0.0;
   return r;
 }
+
+}  // namespace
 
 std::string format_estimates(const io::ScenarioResult& s) {
   std::size_t w = 10;  // the name column fits the longest name

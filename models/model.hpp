@@ -26,6 +26,16 @@ struct Summary {
   std::vector<std::pair<std::string, double>> diagnostics;
 };
 
+// One sensitivity by bump and revalue on common random numbers: the job rerun with
+// `key` moved from `value` by +-step (Central, Second) or by -step (Decay: the value
+// a step of time later, per unit of time).
+struct GreekBump {
+  enum class Scheme { Central, Second, Decay };
+  std::string greek, key;
+  double value, step;
+  Scheme scheme;
+};
+
 class Model {
  public:
   virtual ~Model() = default;
@@ -38,6 +48,8 @@ class Model {
   // Closed-form values of some outputs, where the model has them.
   virtual std::vector<Reference> references() const = 0;
   virtual PathKernel kernel(Precision precision) const = 0;
+  // The Greeks the job asked for, as bumps of its own config keys.
+  virtual std::vector<GreekBump> greek_bumps() const { return {}; }
   // Time steps a path takes (sizes the planner's default chunks).
   virtual std::uint64_t steps_per_path() const { return 1; }
   // One line for the terminal summary.

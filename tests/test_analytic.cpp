@@ -52,3 +52,20 @@ TEST_CASE("cash-or-nothing digital matches Haug's example", "[analytic]") {
   p.call = false;
   CHECK(digital_price(c, 1) + digital_price(p, 1) == Approx(std::exp(-0.06 * 0.75)).epsilon(1e-14));
 }
+
+TEST_CASE("gamma rho and theta are the finite differences of the price", "[analytic]") {
+  for (bool call : {true, false}) {
+    const BsmInput in{100, 110, 0.03, 0.01, 0.25, 2.0, call};
+    const double h = 1e-4;
+    const double hs = 1e-2;  // a second difference needs a wider step against rounding
+    BsmInput up = in, dn = in;
+    up.spot += hs, dn.spot -= hs;
+    CHECK(bsm_gamma(in) == Approx((bsm_price(up) - 2 * bsm_price(in) + bsm_price(dn)) / (hs * hs)).epsilon(1e-6));
+    up = in, dn = in;
+    up.rate += h, dn.rate -= h;
+    CHECK(bsm_rho(in) == Approx((bsm_price(up) - bsm_price(dn)) / (2 * h)).epsilon(1e-7));
+    up = in, dn = in;
+    up.maturity += h, dn.maturity -= h;
+    CHECK(bsm_theta(in) == Approx(-(bsm_price(up) - bsm_price(dn)) / (2 * h)).epsilon(1e-7));
+  }
+}

@@ -76,3 +76,19 @@ TEST_CASE("a different seed gives a different and still correct estimate", "[opt
   CHECK(price(a).value != price(b).value);
   CHECK(std::fabs(price(b).value - reference(b)) < 4 * price(b).std_error);
 }
+
+TEST_CASE("bump-and-revalue Greeks agree with Black-Scholes-Merton", "[option][greeks]") {
+  for (const char* opt : {"call", "put"}) {
+    INFO(opt);
+    const auto r = run_cpu(option_job("european", opt, "  greeks: [delta, gamma, vega, rho, theta]\n"));
+    const auto& s = r.scenarios.front();
+    REQUIRE(s.estimates.size() == 6);
+    for (const auto& e : s.estimates)
+      for (const auto& ref : s.references)
+        if (ref.name == e.name) {
+          INFO(e.name << " " << e.value << " +- " << e.std_error << " vs " << ref.value);
+          CHECK(std::fabs(e.value - ref.value) < 4 * e.std_error);
+          CHECK(e.std_error < 0.05 * std::fabs(ref.value));  // tight enough to mean something
+        }
+  }
+}

@@ -37,6 +37,24 @@ double bsm_vega(const BsmInput& in) {
   return in.spot * std::exp(-in.dividend * in.maturity) * normal_pdf(d.d1) * std::sqrt(in.maturity);
 }
 
+double bsm_gamma(const BsmInput& in) {
+  const auto d = d12(in);
+  return std::exp(-in.dividend * in.maturity) * normal_pdf(d.d1) / (in.spot * in.volatility * std::sqrt(in.maturity));
+}
+
+double bsm_rho(const BsmInput& in) {
+  const auto d = d12(in);
+  const double w = in.call ? 1.0 : -1.0;
+  return w * in.strike * in.maturity * std::exp(-in.rate * in.maturity) * normal_cdf(w * d.d2);
+}
+
+double bsm_theta(const BsmInput& in) {
+  const auto d = d12(in);
+  const double w = in.call ? 1.0 : -1.0, qf = std::exp(-in.dividend * in.maturity), df = std::exp(-in.rate * in.maturity);
+  return -in.spot * qf * normal_pdf(d.d1) * in.volatility / (2 * std::sqrt(in.maturity)) -
+         w * in.rate * in.strike * df * normal_cdf(w * d.d2) + w * in.dividend * in.spot * qf * normal_cdf(w * d.d1);
+}
+
 double digital_price(const BsmInput& in, double cash) {
   const auto d = d12(in);
   const double w = in.call ? 1.0 : -1.0;

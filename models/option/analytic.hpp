@@ -16,6 +16,9 @@ double normal_pdf(double x);
 double bsm_price(const BsmInput& in);
 double bsm_delta(const BsmInput& in);  // dV/dS
 double bsm_vega(const BsmInput& in);   // dV/dsigma, per unit of volatility
+double bsm_gamma(const BsmInput& in);  // d2V/dS2
+double bsm_rho(const BsmInput& in);    // dV/dr
+double bsm_theta(const BsmInput& in);  // -dV/dT: value change per year of calendar time
 // Cash-or-nothing digital: pays `cash` if S_T > K (call) or S_T < K (put).
 double digital_price(const BsmInput& in, double cash);
 

@@ -1,5 +1,6 @@
 #include "models/option/option_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -147,7 +148,32 @@ Summary OptionModel::summarise(const std::vector<double>& total) const {
 std::vector<Reference> OptionModel::references() const {
   std::vector<Reference> refs = price_references();
   if (spec_.control_variate) refs.push_back({"control", control_mean(spec_)});
+  if (spec_.instrument == "european" && !spec_.heston()) {
+    const BsmInput in = bsm_input(spec_);
+    for (const auto& g : spec_.greeks) {
+      if (g == "delta") refs.push_back({g, bsm_delta(in)});
+      if (g == "gamma") refs.push_back({g, bsm_gamma(in)});
+      if (g == "vega") refs.push_back({g, bsm_vega(in)});
+      if (g == "rho") refs.push_back({g, bsm_rho(in)});
+      if (g == "theta") refs.push_back({g, bsm_theta(in)});
+    }
+  }
   return refs;
+}
+
+std::vector<GreekBump> OptionModel::greek_bumps() const {
+  using S = GreekBump::Scheme;
+  const OptionSpec& p = spec_;
+  std::vector<GreekBump> out;
+  for (const auto& g : p.greeks) {
+    // Steps small against the curvature, large against float rounding.
+    if (g == "delta") out.push_back({g, "model.process.spot", p.spot, 0.01 * p.spot, S::Central});
+    if (g == "gamma") out.push_back({g, "model.process.spot", p.spot, 0.01 * p.spot, S::Second});
+    if (g == "vega") out.push_back({g, "model.process.volatility", p.volatility, 0.01, S::Central});
+    if (g == "rho") out.push_back({g, "model.process.rate", p.rate, 0.001, S::Central});
+    if (g == "theta") out.push_back({g, "model.instrument.maturity", p.maturity, std::min(1.0 / 365, p.maturity / 10), S::Decay});
+  }
+  return out;
 }
 
 std::vector<Reference> OptionModel::price_references() const {
@@ -315,7 +341,10 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
       model.error("variance_reduction", "an Asian's control is the geometric Asian: it serves an arithmetic average "
                                         "without a barrier");
   }
-  model.not_available("greeks", "Monte Carlo Greeks");
+  s.greeks = model.choices("greeks", {"delta", "gamma", "vega", "rho", "theta"});
+  if (s.heston())
+    for (const auto& g : s.greeks)
+      if (g == "vega") model.error("greeks", "vega needs a GBM volatility (under heston, bump v0 or theta with --set)");
   model.not_available("assets", "a multi-asset process");
   model.not_available("correlation", "a multi-asset process");
 

@@ -29,6 +29,7 @@ struct OptionSpec {
   bool continuous = false;          // monitoring of barrier and extremes
   bool antithetic = false;
   bool control_variate = false;     // geometric Asian for an arithmetic one, else the European
+  std::vector<std::string> greeks;  // delta, gamma, vega, rho, theta
   bool path_dependent() const { return instrument != "european" && instrument != "digital"; }
   bool heston() const { return process == "heston"; }
 };
@@ -38,6 +39,7 @@ class OptionModel : public Model {
   explicit OptionModel(OptionSpec spec) : spec_(spec) {}
   std::vector<std::string> outputs() const override;
   Summary summarise(const std::vector<double>& total) const override;
+  std::vector<GreekBump> greek_bumps() const override;
   std::vector<Reference> references() const override;
   PathKernel kernel(Precision precision) const override;
   std::string describe() const override;
