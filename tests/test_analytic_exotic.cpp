@@ -113,3 +113,28 @@ TEST_CASE("Heston prices match Lewis's published values", "[analytic][heston]") 
   const HestonInput flat{100, 105, 0.03, 0.01, 2.0, 0.09, 1.0, 0.09, 1e-3, 0.0, false};
   CHECK(heston_price(flat) == Approx(bsm_price({100, 105, 0.03, 0.01, 0.3, 2.0, false})).epsilon(1e-6));
 }
+
+TEST_CASE("the binomial tree converges to Black-Scholes and prices Longstaff-Schwartz's American puts", "[analytic][american]") {
+  const BsmInput eu{100, 95, 0.04, 0.01, 0.3, 1.5, false};
+  CHECK(binomial_price(eu, 4000, false) == Approx(bsm_price(eu)).margin(2e-3));
+  // Longstaff and Schwartz (2001), Table 1, finite-difference values of puts exercisable
+  // 50 times a year: K=40, r=6%, T=1.
+  CHECK(binomial_price({36, 40, 0.06, 0.0, 0.2, 1.0, false}, 4000, true, 50) == Approx(4.478).margin(2e-3));
+  CHECK(binomial_price({40, 40, 0.06, 0.0, 0.2, 1.0, false}, 4000, true, 50) == Approx(2.314).margin(2e-3));
+  CHECK(binomial_price({36, 40, 0.06, 0.0, 0.4, 1.0, false}, 4000, true, 50) == Approx(7.101).margin(2e-3));
+  // Exercise at every node is worth a little more than on 50 dates.
+  CHECK(binomial_price({36, 40, 0.06, 0.0, 0.2, 1.0, false}, 4000, true) > 4.478 + 2e-3);
+  // Without dividends an American call is never exercised early.
+  const BsmInput call{100, 100, 0.05, 0.0, 0.25, 1.0, true};
+  CHECK(binomial_price(call, 2000, true) == Approx(binomial_price(call, 2000, false)).epsilon(1e-12));
+}
+
+TEST_CASE("Margrabe's exchange option satisfies its parity and limits", "[analytic][exchange]") {
+  const double a = margrabe_price(110, 100, 0.01, 0.03, 0.3, 0.2, 0.4, 1.5);
+  const double b = margrabe_price(100, 110, 0.03, 0.01, 0.2, 0.3, 0.4, 1.5);
+  // Exchange 2 for 1, minus exchange 1 for 2, is the difference of the prepaid forwards.
+  CHECK(a - b == Approx(110 * std::exp(-0.015) - 100 * std::exp(-0.045)).epsilon(1e-12));
+  // A riskless second asset is a cash strike: Black-Scholes with the rate its yield.
+  CHECK(margrabe_price(100, 95, 0.0, 0.04, 0.25, 1e-9, 0.0, 1.0) ==
+        Approx(bsm_price({100, 95, 0.04, 0.0, 0.25, 1.0, true})).epsilon(1e-7));
+}

@@ -64,3 +64,17 @@ struct HestonInput {
 double heston_price(const HestonInput& in);
 
 }  // namespace mcsim::option
+
+namespace mcsim::option {
+
+// Cox-Ross-Rubinstein binomial tree with `steps` steps: the European price, or with
+// early exercise at every node (American) or only on `exercise_dates` equally
+// spaced dates (Bermudan; steps must be a multiple). Converges as steps grow.
+double binomial_price(const BsmInput& in, int steps, bool american, int exercise_dates = 0);
+
+// Margrabe: the option to exchange asset 2 for asset 1 at T, max(S1 - S2, 0), with
+// continuous yields q1, q2, volatilities s1, s2 and correlation rho.
+double margrabe_price(double spot1, double spot2, double q1, double q2, double vol1, double vol2, double rho,
+                      double maturity);
+
+}  // namespace mcsim::option
