@@ -27,20 +27,21 @@ void add_greeks(const io::Job& job, const RunOptions& options, const RunFn& run,
   quiet.progress = false;
   quiet.checkpoint_for.clear();  // reruns are short and repeatable
   quiet.resume = false;
-  // The base run's paths and chunks exactly (a target error may have stopped it early).
+  // The base run's paths and chunks exactly (a target error may have stopped it
+  // early; only rank 0 holds the results).
   const std::vector<std::string> same_paths{
-      fmt::format("run.paths={}", base.paths), fmt::format("run.chunk_paths={}", base.chunk_paths),
+      fmt::format("run.paths={}", mpi::broadcast(base.paths)), fmt::format("run.chunk_paths={}", job.run.chunk_paths),
       "run.target_rel_error=null", "run.target_abs_error=null"};
-  std::map<std::pair<std::string, double>, std::vector<double>> cache;  // (key, value) -> chunk means
+  // (key, value) -> chunk means (empty off rank 0). Every rank reruns the same
+  // bumps in the same order: the reruns are collective.
+  std::map<std::pair<std::string, double>, std::vector<double>> cache;
   const auto means_at = [&](const std::string& key, double value) {
-    auto& m = cache[{key, value}];
-    if (m.empty()) {
-      std::vector<std::string> sets = same_paths;
-      sets.push_back(fmt::format("{}={:.17g}", key, value));
-      const io::Results r = run(io::load_job_text(job.yaml, job.file + " (" + key + " bumped)", sets), quiet);
-      if (mpi::master()) m = chunk_means(r.scenarios.front());
-    }
-    return m;
+    const auto found = cache.find({key, value});
+    if (found != cache.end()) return found->second;
+    std::vector<std::string> sets = same_paths;
+    sets.push_back(fmt::format("{}={:.17g}", key, value));
+    const io::Results r = run(io::load_job_text(job.yaml, job.file + " (" + key + " bumped)", sets), quiet);
+    return cache[{key, value}] = mpi::master() ? chunk_means(r.scenarios.front()) : std::vector<double>{};
   };
 
   io::ScenarioResult& s = base.scenarios.front();

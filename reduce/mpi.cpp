@@ -99,6 +99,10 @@ int broadcast(int v) {
   if (size() > 1) MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
   return v;
 }
+std::uint64_t broadcast(std::uint64_t v) {
+  if (size() > 1) MPI_Bcast(&v, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  return v;
+}
 std::vector<std::vector<double>> gather(const std::vector<double>& mine) {
   return gather_any(mine, MPI_DOUBLE);
 }
@@ -118,6 +122,7 @@ int local_rank() { return 0; }
 int local_size() { return 1; }
 int max_over_ranks(int v) { return v; }
 int broadcast(int v) { return v; }
+std::uint64_t broadcast(std::uint64_t v) { return v; }
 std::vector<std::vector<double>> gather(const std::vector<double>& mine) { return {mine}; }
 std::vector<std::string> gather(const std::string& mine) { return {mine}; }
 void abort_all(int status) { std::exit(status); }
