@@ -156,26 +156,29 @@ StreamDraws cuda_stream_draws(std::uint64_t seed, const std::vector<std::uint64_
   return out;
 }
 
-std::unique_ptr<Backend> make_cuda_backend(std::string* why) {
+namespace {
+// The number of CUDA devices, or 0 with the reason in *why.
+int usable_devices(std::string* why) {
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess || count == 0) {
     if (why) *why = e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device";
     cudaGetLastError();  // clear the sticky error of a failed query
-    return nullptr;
+    return 0;
   }
+  return count;
+}
+}  // namespace
+
+std::unique_ptr<Backend> make_cuda_backend(std::string* why) {
+  if (usable_devices(why) == 0) return nullptr;
   return std::make_unique<CudaBackend>(0);
 }
 
 std::vector<std::unique_ptr<Backend>> make_cuda_backends(std::string* why) {
   std::vector<std::unique_ptr<Backend>> out;
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess || count == 0) {
-    if (why) *why = e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device";
-    cudaGetLastError();
-    return out;
-  }
+  const int count = usable_devices(why);
+  if (count == 0) return out;
   if (mpi::local_size() > 1) {
     out.push_back(std::make_unique<CudaBackend>(mpi::local_rank() % count));
   } else {

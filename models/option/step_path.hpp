@@ -137,19 +137,26 @@ struct StepPath {
     }
 
     const bool out = knock == Knock::DownOut || knock == Knock::UpOut;
+    const Real n = static_cast<Real>(steps);
+    // The discounted vanilla payoff on a level: the payoff proper and the control share it.
+    const auto vanilla = [&](Real level) {
+      const Real paid = sign * (level - strike);
+      return discount * (paid > Real(0) ? paid : Real(0));
+    };
     for (int lane = 0; lane < lanes; ++lane) {
       Real total = Real(0), control_total = Real(0);
       MCSIM_UNROLL
       for (int c = 0; c < Copies; ++c) {
         const int i = c * G + lane;
-        const Real n = static_cast<Real>(steps);
         Real value = Real(0);
-        if constexpr (P == StepPayoff::European) value = sign * (fast_exp(x[i]) - strike);
-        if constexpr (P == StepPayoff::ArithmeticAverage) value = sign * (sum[i] / n - strike);
-        if constexpr (P == StepPayoff::GeometricAverage) value = sign * (fast_exp(sum[i] / n) - strike);
-        if constexpr (P == StepPayoff::LookbackFixed) value = sign * (fast_exp(extreme[i]) - strike);
-        if constexpr (P == StepPayoff::LookbackFloating) value = sign * (fast_exp(x[i]) - fast_exp(extreme[i]));
-        value = discount * (value > Real(0) ? value : Real(0));
+        if constexpr (P == StepPayoff::European) value = vanilla(fast_exp(x[i]));
+        if constexpr (P == StepPayoff::ArithmeticAverage) value = vanilla(sum[i] / n);
+        if constexpr (P == StepPayoff::GeometricAverage) value = vanilla(fast_exp(sum[i] / n));
+        if constexpr (P == StepPayoff::LookbackFixed) value = vanilla(fast_exp(extreme[i]));
+        if constexpr (P == StepPayoff::LookbackFloating) {  // the extreme is the strike
+          const Real paid = sign * (fast_exp(x[i]) - fast_exp(extreme[i]));
+          value = discount * (paid > Real(0) ? paid : Real(0));
+        }
         if constexpr (B != Monitor::None) {
           Real survive = live[i];
           if constexpr (B == Monitor::Discrete)
@@ -158,12 +165,8 @@ struct StepPath {
                       : (Real(1) - survive) * value + survive * rebate_pv;
         }
         total += value;
-        if constexpr (WithControl) {
-          const Real n_fix = static_cast<Real>(steps);
-          const Real level = control == ControlKind::GeometricAsian ? fast_exp(log_sum[i] / n_fix) : fast_exp(x[i]);
-          const Real paid = sign * (level - strike);
-          control_total += discount * (paid > Real(0) ? paid : Real(0));
-        }
+        if constexpr (WithControl)
+          control_total += vanilla(control == ControlKind::GeometricAsian ? fast_exp(log_sum[i] / n) : fast_exp(x[i]));
       }
       const Real y = total / static_cast<Real>(Copies);
       acc.add(0, y);
