@@ -193,6 +193,23 @@ std::string Block::choice(const std::string& key, const std::vector<std::string>
   return fallback.value_or("");
 }
 
+// The numbers of one YAML list, each checked against `range`; false after an error.
+bool Block::numbers(const YAML::Node& list, const std::string& key, Range range, std::vector<double>& out) {
+  bool ok = true;
+  for (const auto& item : list) {
+    const auto v = item.IsScalar() ? parse_number(item.Scalar()) : std::nullopt;
+    if (!v || !range.contains(*v)) {
+      valid_ = ok = false;
+      diag_.error(item.Mark(), key_path(key),
+                  !v ? "expected a number, got '" + (item.IsScalar() ? item.Scalar() : std::string("a block")) + "'"
+                     : "every value must be " + range.describe() + " (got " + item.Scalar() + ")");
+    } else {
+      out.push_back(*v);
+    }
+  }
+  return ok;
+}
+
 std::vector<double> Block::reals(const std::string& key, Range range) {
   known_.insert(key);
   std::vector<double> out;
@@ -202,16 +219,49 @@ std::vector<double> Block::reals(const std::string& key, Range range) {
     error(key, "expected a list of numbers such as [0.25, 0.5]");
     return out;
   }
-  for (const auto& item : n) {
-    const auto v = item.IsScalar() ? parse_number(item.Scalar()) : std::nullopt;
-    if (!v || !range.contains(*v)) {
-      valid_ = false;
-      diag_.error(item.Mark(), key_path(key),
-                  !v ? "expected a number, got '" + (item.IsScalar() ? item.Scalar() : std::string("a block")) + "'"
-                     : "every value must be " + range.describe() + " (got " + item.Scalar() + ")");
-    } else {
-      out.push_back(*v);
+  numbers(n, key, range, out);
+  return out;
+}
+
+std::vector<std::vector<double>> Block::matrix(const std::string& key, Range range) {
+  known_.insert(key);
+  std::vector<std::vector<double>> out;
+  if (!has(key)) return out;
+  const YAML::Node n = node_[key];
+  const auto shape_error = [&] { error(key, "expected a list of rows such as [[1, 0.5], [0.5, 1]]"); };
+  if (!n.IsSequence()) {
+    shape_error();
+    return {};
+  }
+  for (const auto& row : n) {
+    if (!row.IsSequence()) {
+      shape_error();
+      return {};
     }
+    out.emplace_back();
+    if (!numbers(row, key, range, out.back())) return {};
+  }
+  return out;
+}
+
+std::vector<Block> Block::children(const std::string& key) {
+  known_.insert(key);
+  std::vector<Block> out;
+  if (!has(key)) return out;
+  const YAML::Node n = node_[key];
+  if (!n.IsSequence()) {
+    error(key, "expected a list of mappings such as [{name: A}, {name: B}]");
+    return out;
+  }
+  std::size_t i = 0;
+  for (const auto& item : n) {
+    const std::string path = key_path(key) + "[" + std::to_string(i++) + "]";
+    if (!item.IsMap()) {
+      valid_ = false;
+      diag_.error(item.Mark(), path, "expected a mapping of keys (key: value)");
+      continue;
+    }
+    out.emplace_back(item, path, diag_);
   }
   return out;
 }

@@ -46,6 +46,10 @@ class Block {
                      std::optional<std::string> fallback);
   std::vector<std::string> choices(const std::string& key, const std::vector<std::string>& allowed);
   std::vector<double> reals(const std::string& key, Range range = {});
+  // A list of rows of numbers (empty after an error).
+  std::vector<std::vector<double>> matrix(const std::string& key, Range range = {});
+  // A list of mappings, each a block named key[i].
+  std::vector<Block> children(const std::string& key);
   // A nested mapping; a missing optional block reads as empty.
   Block child(const std::string& key, bool required);
   void error(const std::string& key, const std::string& message);
@@ -61,6 +65,7 @@ class Block {
 
  private:
   YAML::Node scalar(const std::string& key, bool required);
+  bool numbers(const YAML::Node& list, const std::string& key, Range range, std::vector<double>& out);
   YAML::Node node_;
   std::string path_;
   Diagnostics& diag_;

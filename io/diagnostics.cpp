@@ -8,8 +8,12 @@ void Diagnostics::error(const YAML::Mark& mark, const std::string& key_path,
                         const std::string& message) {
   const std::string text = key_path.empty() ? message : key_path + ": " + message;
   for (const auto& o : overridden_) {
-    if (key_path == o || key_path.rfind(o + ".", 0) == 0) {
+    if (key_path == o) {
       lines_.push_back("--set " + o + ": " + message);
+      return;
+    }
+    if (key_path.rfind(o + ".", 0) == 0 || key_path.rfind(o + "[", 0) == 0) {  // inside the value set
+      lines_.push_back("--set " + o + ": " + key_path + ": " + message);
       return;
     }
   }

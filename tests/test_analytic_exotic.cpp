@@ -138,3 +138,58 @@ TEST_CASE("Margrabe's exchange option satisfies its parity and limits", "[analyt
   CHECK(margrabe_price(100, 95, 0.0, 0.04, 0.25, 1e-9, 0.0, 1.0) ==
         Approx(bsm_price({100, 95, 0.04, 0.0, 0.25, 1.0, true})).epsilon(1e-7));
 }
+
+TEST_CASE("two-asset best-of and worst-of prices reproduce Haug's published values", "[analytic][basket]") {
+  // Haug, Option Pricing Formulas (1998), p. 56-58 (Stulz's formulas): K=98, S1=100,
+  // S2=105, r=5%, T=0.5, sigma1=11%, sigma2=16%, rho=0.63.
+  const TwoAssetInput plain{100, 105, 0.0, 0.0, 0.11, 0.16, 0.63, 0.05, 0.5};
+  CHECK(two_asset_price(plain, TwoAssetPayoff::Min, 1, 1, 98, true) == Approx(4.8177).margin(1e-4));
+  CHECK(two_asset_price(plain, TwoAssetPayoff::Max, 1, 1, 98, true) == Approx(11.6323).margin(1e-4));
+  CHECK(two_asset_price(plain, TwoAssetPayoff::Min, 1, 1, 98, false) == Approx(2.0376).margin(1e-4));
+  CHECK(two_asset_price(plain, TwoAssetPayoff::Max, 1, 1, 98, false) == Approx(0.5731).margin(1e-4));
+  const TwoAssetInput yields{100, 105, 0.06, 0.09, 0.11, 0.16, 0.63, 0.05, 0.5};
+  CHECK(two_asset_price(yields, TwoAssetPayoff::Min, 1, 1, 98, true) == Approx(2.9340).margin(1e-4));
+  CHECK(two_asset_price(yields, TwoAssetPayoff::Min, 1, 1, 98, false) == Approx(3.5224).margin(1e-4));
+  CHECK(two_asset_price(yields, TwoAssetPayoff::Max, 1, 1, 98, true) == Approx(8.0701).margin(1e-4));
+  CHECK(two_asset_price(yields, TwoAssetPayoff::Max, 1, 1, 98, false) == Approx(1.2181).margin(1e-4));
+}
+
+TEST_CASE("two-asset prices meet Margrabe and the vanilla parities", "[analytic][basket]") {
+  const TwoAssetInput in{110, 100, 0.01, 0.03, 0.3, 0.2, 0.4, 0.04, 1.5};
+  const double exchange = margrabe_price(110, 100, 0.01, 0.03, 0.3, 0.2, 0.4, 1.5);
+  const double swapped = margrabe_price(100, 110, 0.03, 0.01, 0.2, 0.3, 0.4, 1.5);
+  // A spread struck at 0 is the exchange option, call and put.
+  CHECK(two_asset_price(in, TwoAssetPayoff::Sum, 1, -1, 0, true) == Approx(exchange).epsilon(1e-10));
+  CHECK(two_asset_price(in, TwoAssetPayoff::Sum, 1, -1, 0, false) == Approx(swapped).epsilon(1e-10));
+  // max + min = S1 + S2, so the calls on them add up to the two vanilla calls.
+  const BsmInput c1{110, 105, 0.04, 0.01, 0.3, 1.5, true}, c2{100, 105, 0.04, 0.03, 0.2, 1.5, true};
+  CHECK(two_asset_price(in, TwoAssetPayoff::Max, 1, 1, 105, true) + two_asset_price(in, TwoAssetPayoff::Min, 1, 1, 105, true) ==
+        Approx(bsm_price(c1) + bsm_price(c2)).epsilon(1e-10));
+  // The best of the two, struck near 0, is asset 2 plus the option to exchange it for asset 1.
+  const double prepaid2 = 100 * std::exp(-0.03 * 1.5), prepaid1 = 110 * std::exp(-0.01 * 1.5);
+  CHECK(two_asset_price(in, TwoAssetPayoff::Max, 1, 1, 1e-9, true) == Approx(prepaid2 + exchange).epsilon(1e-9));
+  // Call minus put is the discounted forward of the level, less the strike.
+  const double df = std::exp(-0.04 * 1.5);
+  for (double w2 : {0.5, -0.7}) {
+    const double diff = two_asset_price(in, TwoAssetPayoff::Sum, 0.8, w2, 30, true) -
+                        two_asset_price(in, TwoAssetPayoff::Sum, 0.8, w2, 30, false);
+    CHECK(diff == Approx(0.8 * prepaid1 + w2 * prepaid2 - 30 * df).epsilon(1e-10));
+  }
+  const double best_forward = prepaid2 + exchange;
+  CHECK(two_asset_price(in, TwoAssetPayoff::Max, 1, 1, 105, true) - two_asset_price(in, TwoAssetPayoff::Max, 1, 1, 105, false) ==
+        Approx(best_forward - 105 * df).epsilon(1e-10));
+}
+
+TEST_CASE("the geometric basket is Black-Scholes-Merton on its lognormal level", "[analytic][basket]") {
+  // One asset: the vanilla itself.
+  const BasketInput one{{100}, {0.25}, {0.02}, {{1.0}}, {1.0}, 0.05, 2.0};
+  CHECK(geometric_basket_price(one, 95, true) == Approx(bsm_price({100, 95, 0.05, 0.02, 0.25, 2.0, true})).epsilon(1e-12));
+  // Two perfectly correlated assets of equal volatility and yield: G = sqrt(S1 S2) moves as one asset.
+  const BasketInput pair{{100, 81}, {0.3, 0.3}, {0.01, 0.01}, {{1, 1}, {1, 1}}, {1, 1}, 0.03, 1.0};
+  CHECK(geometric_basket_price(pair, 170, false) == Approx(bsm_price({2 * 90, 170, 0.03, 0.01, 0.3, 1.0, false})).epsilon(1e-12));
+  // Independent assets of equal volatility: the level's volatility is sigma / sqrt(2) and
+  // its yield q + sigma^2 / 4 (half the lost convexity).
+  const BasketInput indep{{100, 100}, {0.4, 0.4}, {0.0, 0.0}, {{1, 0}, {0, 1}}, {0.5, 0.5}, 0.05, 1.0};
+  CHECK(geometric_basket_price(indep, 100, true) ==
+        Approx(bsm_price({100, 100, 0.05, 0.04, 0.4 / std::sqrt(2.0), 1.0, true})).epsilon(1e-12));
+}

@@ -1,5 +1,4 @@
-// References for American and exchange options: a Cox-Ross-Rubinstein tree, and
-// Margrabe's formula (Black-Scholes in the numeraire of the second asset).
+// The reference for American and Bermudan options: a Cox-Ross-Rubinstein tree.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -25,14 +24,6 @@ double binomial_price(const BsmInput& in, int steps, bool american, int exercise
       v[j] = may_exercise ? std::max(cont, w * (in.spot * std::pow(up, 2 * j - n) - in.strike)) : cont;
     }
   return v[0];
-}
-
-double margrabe_price(double spot1, double spot2, double q1, double q2, double vol1, double vol2, double rho,
-                      double maturity) {
-  const double vol = std::sqrt(vol1 * vol1 + vol2 * vol2 - 2 * rho * vol1 * vol2);
-  // A call on S1 / S2 struck at 1, with S2's yield as the rate, paid in units of S2.
-  const BsmInput ratio{spot1 / spot2, 1.0, q2, q1, vol, maturity, true};
-  return spot2 * bsm_price(ratio);  // bsm_price discounts at "rate" q2: S2 e^{-q2 T} as numeraire
 }
 
 }  // namespace mcsim::option

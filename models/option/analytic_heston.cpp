@@ -5,6 +5,7 @@
 #include <complex>
 
 #include "models/option/analytic.hpp"
+#include "models/option/quadrature.hpp"
 
 namespace mcsim::option {
 
@@ -25,12 +26,6 @@ cd log_spot_cf(cd u, const HestonInput& in) {
   return std::exp(c + dd * in.v0 + i * u * std::log(in.spot));
 }
 
-// 16-point Gauss-Legendre nodes and weights on [-1, 1] (positive half).
-constexpr double kNodes[8] = {0.0950125098376374, 0.2816035507792589, 0.4580167776572274, 0.6178762444026438,
-                              0.7554044083550030, 0.8656312023878318, 0.9445750230732326, 0.9894009349916499};
-constexpr double kWeights[8] = {0.1894506104550685, 0.1826034150449236, 0.1691565193950025, 0.1495959888165767,
-                                0.1246289712555339, 0.0951585116824928, 0.0622535239386479, 0.0271524594117541};
-
 }  // namespace
 
 double heston_price(const HestonInput& in) {
@@ -43,16 +38,11 @@ double heston_price(const HestonInput& in) {
   };
   // Panels of width 1 up to where the characteristic function has died out.
   double p1 = 0, p2 = 0;
-  constexpr double kWidth = 1.0, kUpper = 400.0;
-  for (double lo = 0; lo < kUpper; lo += kWidth) {
-    const double mid = lo + kWidth / 2, half = kWidth / 2;
-    for (int j = 0; j < 8; ++j)
-      for (double s : {-1.0, 1.0}) {
-        const auto f = integrand(mid + s * half * kNodes[j]);
-        p1 += half * kWeights[j] * f[0];
-        p2 += half * kWeights[j] * f[1];
-      }
-  }
+  constexpr double kUpper = 400.0;
+  integrate_panels(0.0, kUpper, static_cast<int>(kUpper), integrand, [&](double w, const std::array<double, 2>& f) {
+    p1 += w * f[0];
+    p2 += w * f[1];
+  });
   p1 = 0.5 + p1 / M_PI;
   p2 = 0.5 + p2 / M_PI;
   const double sf = in.spot * std::exp(-in.dividend * in.maturity), kf = in.strike * std::exp(-in.rate * in.maturity);

@@ -1,0 +1,71 @@
+#include "models/correlation.hpp"
+
+#include <cmath>
+
+namespace mcsim {
+
+namespace {
+// Rounding in a YAML matrix typed to a few digits stays well above this.
+constexpr double kSymmetryTolerance = 1e-12;
+// A pivot this far below zero is a negative eigenvalue, not rounding.
+constexpr double kPivotTolerance = 1e-10;
+
+std::string cell(std::size_t i, std::size_t j) {
+  return "[" + std::to_string(i) + "][" + std::to_string(j) + "]";
+}
+}  // namespace
+
+CholeskyFactor correlation_cholesky(const std::vector<std::vector<double>>& c) {
+  const std::size_t n = c.size();
+  CholeskyFactor out;
+  for (std::size_t i = 0; i < n; ++i)
+    if (c[i].size() != n) {
+      out.error = "must be " + std::to_string(n) + " x " + std::to_string(n) + " (one row and column per asset); row " +
+                  std::to_string(i) + " has " + std::to_string(c[i].size()) + " entries";
+      return out;
+    }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (c[i][i] != 1.0) {
+      out.error = "the diagonal must be 1; entry " + cell(i, i) + " is " + std::to_string(c[i][i]);
+      return out;
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+      if (std::fabs(c[i][j]) > 1.0) {
+        out.error = "entry " + cell(i, j) + " is outside [-1, 1]";
+        return out;
+      }
+      if (std::fabs(c[i][j] - c[j][i]) > kSymmetryTolerance) {
+        out.error = "must be symmetric; entries " + cell(i, j) + " and " + cell(j, i) + " differ";
+        return out;
+      }
+    }
+  }
+  std::vector<double>& l = out.lower;
+  l.assign(n * n, 0.0);
+  for (std::size_t j = 0; j < n; ++j) {
+    double pivot = c[j][j];
+    for (std::size_t k = 0; k < j; ++k) pivot -= l[j * n + k] * l[j * n + k];
+    if (pivot < -kPivotTolerance) {
+      out.error = "is not positive semidefinite, so no assets can have these correlations (the first " +
+                  std::to_string(j + 1) + " rows already contradict each other)";
+      return out;
+    }
+    const double d = pivot > kPivotTolerance ? std::sqrt(pivot) : 0.0;
+    l[j * n + j] = d;
+    for (std::size_t i = j + 1; i < n; ++i) {
+      double s = c[i][j];
+      for (std::size_t k = 0; k < j; ++k) s -= l[i * n + k] * l[j * n + k];
+      if (d > 0) {
+        l[i * n + j] = s / d;
+      } else if (std::fabs(s) > std::sqrt(kPivotTolerance)) {
+        // Asset j is a combination of the earlier ones; asset i must then move with it consistently.
+        out.error = "is not positive semidefinite, so no assets can have these correlations (rows " +
+                    std::to_string(j) + " and " + std::to_string(i) + " contradict the rows before them)";
+        return out;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace mcsim

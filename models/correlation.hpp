@@ -1,0 +1,19 @@
+// Correlated normals from independent ones: the Cholesky factor of a correlation
+// matrix, shared by every model with several correlated assets.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace mcsim {
+
+struct CholeskyFactor {
+  std::vector<double> lower;  // row-major n x n, zero above the diagonal
+  std::string error;          // why the matrix is not a correlation matrix ("" when it is)
+};
+
+// L with L L^T = C for a correlation matrix C: square, symmetric, unit diagonal,
+// entries in [-1, 1] and positive semidefinite. Singular matrices (perfectly
+// correlated assets) are allowed: their dependent rows get zero pivots.
+CholeskyFactor correlation_cholesky(const std::vector<std::vector<double>>& c);
+
+}  // namespace mcsim
