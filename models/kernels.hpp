@@ -3,6 +3,8 @@
 #pragma once
 #include <variant>
 
+#include "models/option/american_path.hpp"
+#include "models/option/basket_path.hpp"
 #include "models/option/european.hpp"
 #include "models/option/heston_path.hpp"
 #include "models/option/step_path.hpp"
@@ -16,6 +18,9 @@ using PathKernel =
                  option::StepPath<float, 1, true>, option::StepPath<double, 1, true>,  // control variate
                  option::StepPath<float, 2, true>, option::StepPath<double, 2, true>,
                  option::HestonPath<float, 1>, option::HestonPath<double, 1>,
-                 option::HestonPath<float, 2>, option::HestonPath<double, 2>>;
+                 option::HestonPath<float, 2>, option::HestonPath<double, 2>,
+                 option::BasketPath<float>, option::BasketPath<double>,  //
+                 option::BasketPath<float, true>, option::BasketPath<double, true>,
+                 option::AmericanPath<float>, option::AmericanPath<double>>;
 
 }  // namespace mcsim

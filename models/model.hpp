@@ -47,7 +47,9 @@ class Model {
   }
   // Closed-form values of some outputs, where the model has them.
   virtual std::vector<Reference> references() const = 0;
-  virtual PathKernel kernel(Precision precision) const = 0;
+  // `seed` is the job's: a model that draws random numbers to build its kernel
+  // (the exercise rule of an American option) draws them from the job's streams.
+  virtual PathKernel kernel(Precision precision, std::uint64_t seed) const = 0;
   // The Greeks the job asked for, as bumps of its own config keys.
   virtual std::vector<GreekBump> greek_bumps() const { return {}; }
   // Time steps a path takes (sizes the planner's default chunks).

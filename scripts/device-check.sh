@@ -19,9 +19,12 @@ build/device/mcsim validate --backend cuda --set run.precision=float > "$out/val
 build/device/mcsim run configs/quickstart.yaml --force -q | tee "$out/quickstart.txt"
 build/device/bench/bench_option european cuda | tee "$out/bench-cuda.txt"
 build/device/bench/bench_option asian-barrier cuda | tee "$out/bench-asian.txt"
+for job in basket american; do build/device/bench/bench_option $job cuda; done | tee "$out/bench-more.txt"
 OMP_NUM_THREADS=1 build/device/bench/bench_option european cpu | tee "$out/bench-cpu.txt"
+OMP_NUM_THREADS=1 build/device/bench/bench_option asian-barrier cpu | tee -a "$out/bench-cpu.txt"
 # Scale-out: the 2^34-path job's overheads, then a job of seconds on one GPU, on
 # every GPU of one rank, and on one rank per GPU.
+[ "${SKIP_SCALE:-0}" = 1 ] && exit 0
 mpi="mpirun --allow-run-as-root --oversubscribe"
 ngpu=$(nvidia-smi -L | wc -l)
 {

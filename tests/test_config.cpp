@@ -114,7 +114,7 @@ TEST_CASE("a YAML syntax error carries its line", "[config]") {
 TEST_CASE("contract keys of later versions are refused clearly and not as misspellings", "[config]") {
   const auto e = errors_of(kGood + std::string("scenarios: []\n"));
   CHECK(has_line(e, "scenarios: what-if scenarios is not available in this version"));
-  CHECK(has_line(errors_of(replace(kGood, "type: european", "type: basket")), "'basket' is not one of"));
+  CHECK(has_line(errors_of(replace(kGood, "type: european", "type: rainbow")), "'rainbow' is not one of"));
 }
 
 TEST_CASE("run targets and checkpoint interval are read and checked", "[config]") {
@@ -164,4 +164,67 @@ TEST_CASE("set overrides any key and its errors name the option", "[config]") {
 TEST_CASE("did-you-mean picks the nearest name only when it is near", "[config]") {
   CHECK(io::did_you_mean("strik", {"strike", "maturity"}) == "strike");
   CHECK(io::did_you_mean("colour", {"strike", "maturity"}).empty());
+}
+
+namespace {
+const char* kBasket = R"(run: { name: basket, paths: 1000 }
+model:
+  type: option
+  process:
+    rate: 0.05
+    assets:
+      - { name: A, spot: 100, volatility: 0.2 }
+      - { name: B, spot: 90, volatility: 0.3, dividend: 0.01 }
+    correlation: [[1, 0.5], [0.5, 1]]
+  instrument: { type: basket, payoff: average, option: call, strike: 95, maturity: 1.0 }
+)";
+}  // namespace
+
+TEST_CASE("several correlated assets read into a basket", "[config][basket]") {
+  const auto job = io::load_job_text(kBasket, "job.yaml", {});
+  const auto& spec = dynamic_cast<const option::OptionModel&>(*job.model).spec();
+  REQUIRE(spec.assets.size() == 2);
+  CHECK(spec.assets[1].name == "B");
+  CHECK(spec.assets[1].dividend == 0.01);
+  CHECK(spec.weights == std::vector<double>{0.5, 0.5});  // an average's default
+  // L L^T = C: the second row of L is (rho, sqrt(1 - rho^2)).
+  CHECK(spec.cholesky[2] == Approx(0.5));
+  CHECK(spec.cholesky[3] == Approx(std::sqrt(0.75)));
+}
+
+TEST_CASE("a matrix that is not a correlation matrix is a config error at its line", "[config][basket]") {
+  const auto three = [](const std::string& corr) {
+    std::string t = replace(kBasket, "      - { name: B, spot: 90, volatility: 0.3, dividend: 0.01 }\n",
+                            "      - { name: B, spot: 90, volatility: 0.3, dividend: 0.01 }\n"
+                            "      - { name: C, spot: 80, volatility: 0.1 }\n");
+    return replace(t, "correlation: [[1, 0.5], [0.5, 1]]", "correlation: " + corr);
+  };
+  CHECK(has_line(errors_of(three("[[1, 0.9, -0.9], [0.9, 1, 0.9], [-0.9, 0.9, 1]]")),
+                 "job.yaml:10:18: model.process.correlation: is not positive semidefinite"));
+  CHECK(has_line(errors_of(three("[[1, 0.5, 0], [0.4, 1, 0], [0, 0, 1]]")),
+                 "model.process.correlation: must be symmetric; entries [0][1] and [1][0] differ"));
+  CHECK(has_line(errors_of(three("[[1, 0, 0], [0, 0.9, 0], [0, 0, 1]]")), "the diagonal must be 1"));
+  CHECK(has_line(errors_of(three("[[1, 0.5], [0.5, 1]]")), "model.process.correlation: has 2 rows for 3 assets"));
+  CHECK(has_line(errors_of(three("[[1, 0, 0], [0, 1], [0, 0, 1]]")), "row 1 has 2 entries"));
+  CHECK(has_line(errors_of(three("[[1, 0, 2], [0, 1, 0], [2, 0, 1]]")), "every value must be in [-1, 1]"));
+  // Perfectly correlated assets are a valid (singular) correlation matrix.
+  CHECK(errors_of(three("[[1, 1, 0], [1, 1, 0], [0, 0, 1]]")).empty());
+  // Three assets each perfectly tied to the next cannot have the first two anti-correlated.
+  CHECK(has_line(errors_of(three("[[1, -1, 1], [-1, 1, 1], [1, 1, 1]]")), "not positive semidefinite"));
+}
+
+TEST_CASE("basket mistakes name their keys", "[config][basket]") {
+  CHECK(has_line(errors_of(kBasket, {"model.instrument.payoff=exchange"}), "an exchange option has no strike"));
+  CHECK(has_line(errors_of(kBasket, {"model.instrument.weights=[1, 2, 3]"}), "needs one weight per asset (2), got 3"));
+  CHECK(has_line(errors_of(kBasket, {"model.process.spot=100"}), "with assets, each asset has its own spot"));
+  CHECK(has_line(errors_of(kBasket, {"model.process.assets=[{name: A, spot: 1, volatility: 0.1}, {name: A, spot: 2, volatility: 0.1}]"}),
+                 "asset 'A' is listed twice"));
+  CHECK(has_line(errors_of(kBasket, {"model.instrument.type=european"}), "several assets price a basket only"));
+  CHECK(has_line(errors_of(kGood, {"model.instrument.type=basket"}), "a basket needs several assets"));
+  CHECK(has_line(errors_of(kBasket, {"model.instrument.payoff=max", "model.variance_reduction=[control_variate]"}),
+                 "a basket's control is the geometric basket"));
+  CHECK(has_line(errors_of(kBasket, {"model.steps=10"}), "a basket pays on its assets at maturity"));
+  // An item of a list set on the command line is named by the option and its place.
+  CHECK(has_line(errors_of(kBasket, {"model.process.assets=[{name: A, spot: 1}]"}),
+                 "--set model.process.assets: model.process.assets[0]: missing required key 'volatility'"));
 }

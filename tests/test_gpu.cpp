@@ -137,12 +137,16 @@ TEST_CASE("a non-finite GPU tally stops the run naming chunk and device", "[gpu]
   fs::remove_all(dir);
 }
 
-TEST_CASE("path-dependent and Heston options agree on CPU and GPU", "[gpu]") {
+TEST_CASE("path-dependent, Heston, basket and Bermudan options agree on CPU and GPU", "[gpu]") {
   if (!have_gpu()) return;
   const std::string base =
       "run: { name: t, paths: 200_003, seed: 12, chunk_paths: 4096 }\n"
       "model:\n  type: option\n";
   const std::string gbm = "  process: { type: gbm, spot: 100, rate: 0.05, dividend: 0.01, volatility: 0.3 }\n";
+  const std::string basket =
+      "  process:\n    rate: 0.03\n    assets: [{ name: A, spot: 100, volatility: 0.25 }, { name: B, spot: 95, volatility: 0.3,"
+      " dividend: 0.02 }, { name: C, spot: 110, volatility: 0.2 }]\n"
+      "    correlation: [[1, 0.5, -0.2], [0.5, 1, 0.3], [-0.2, 0.3, 1]]\n";
   const std::vector<std::string> instruments{
       gbm + "  instrument: { type: asian, average: arithmetic, fixings: 52, option: call, strike: 95, maturity: 1,"
       " barrier: 80, kind: down-and-out }\n",
@@ -158,6 +162,13 @@ TEST_CASE("path-dependent and Heston options agree on CPU and GPU", "[gpu]") {
       "  process: { type: heston, spot: 100, rate: 0.01, v0: 0.04, kappa: 4, theta: 0.25, xi: 1, rho: -0.5, scheme: euler }\n"
       "  instrument: { type: european, option: put, strike: 95, maturity: 1 }\n  steps: 25\n"
       "  variance_reduction: [antithetic]\n",
+      basket + "  instrument: { type: basket, payoff: average, option: call, strike: 100, maturity: 1 }\n"
+      "  variance_reduction: [control_variate]\n",
+      basket + "  instrument: { type: basket, payoff: max, option: put, strike: 105, maturity: 1 }\n"
+      "  variance_reduction: [antithetic]\n",
+      basket + "  instrument: { type: basket, payoff: min, option: call, strike: 90, maturity: 2 }\n",
+      gbm + "  instrument: { type: bermudan, exercise_dates: 20, option: put, strike: 105, maturity: 1 }\n"
+      "  regression_paths: 4096\n  variance_reduction: [antithetic]\n",
   };
   for (const char* precision : {"float", "double"})
     for (const auto& inst : instruments) {

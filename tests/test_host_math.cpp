@@ -70,7 +70,7 @@ TEST_CASE("the CPU backend's vectorised batches give the bits of a group-by-grou
         const io::Job job = io::load_job_text(option_job(inst, "put", extra), "t.yaml",
                                               {std::string("run.precision=") + precision,
                                                "run.paths=9003", "run.chunk_paths=4096"});
-        const PathKernel kernel = job.model->kernel(job.run.precision);
+        const PathKernel kernel = job.model->kernel(job.run.precision, job.run.seed);
         const ChunkGeometry geo{job.run.paths, job.run.chunk_paths, job.run.seed};
         const std::size_t width = tally_width(kernel);
         std::vector<double> batched(3 * width), walked(3 * width);

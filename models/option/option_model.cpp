@@ -4,7 +4,9 @@
 #include <cmath>
 #include <sstream>
 
+#include "models/correlation.hpp"
 #include "models/option/analytic.hpp"
+#include "models/option/lsm.hpp"
 
 namespace mcsim::option {
 
@@ -12,6 +14,14 @@ namespace {
 
 // Heston paths are stepped; without model.steps they take this many.
 constexpr std::uint64_t kHestonDefaultSteps = 100;
+// An American option is exercisable on this many dates unless model.steps says otherwise.
+constexpr std::uint64_t kAmericanDefaultDates = 50;
+constexpr std::uint64_t kDefaultRegressionPaths = 1 << 16;
+// Longstaff-Schwartz's rule, fitted on a cubic, falls short of the optimal exercise
+// by a small part of the price; the reference carries this relative tolerance.
+constexpr double kLsmTolerance = 0.005;
+// Steps of the reference tree: about this many, a whole even number per exercise date.
+constexpr int kTreeSteps = 8000;
 
 // BGK's discrete-barrier correction is accurate to a small part of the shift it
 // makes; its reference carries a tolerance of this fraction of that shift.
@@ -119,11 +129,78 @@ EuropeanPath<Real> make_path(const OptionSpec& s) {
   return k;
 }
 
+BasketPayoff basket_payoff(const std::string& b) {
+  if (b == "average") return BasketPayoff::Average;
+  if (b == "max") return BasketPayoff::Max;
+  if (b == "min") return BasketPayoff::Min;
+  return BasketPayoff::Spread;  // spread, and exchange: a spread struck at 0
+}
+
+template <class Real, bool Control>
+BasketPath<Real, Control> make_basket_path(const OptionSpec& s) {
+  BasketPath<Real, Control> k{};
+  const std::size_t n = s.assets.size();
+  double total_weight = 0;
+  for (double w : s.weights) total_weight += w;
+  k.payoff = basket_payoff(s.basket);
+  k.assets = static_cast<int>(n);
+  for (std::size_t a = 0; a < n; ++a) {
+    const Asset& x = s.assets[a];
+    k.log_forward[a] = static_cast<Real>(std::log(x.spot) +
+                                         (s.rate - x.dividend - 0.5 * x.volatility * x.volatility) * s.maturity);
+    k.weight[a] = static_cast<Real>(s.weights[a]);
+    k.geometric_weight[a] = static_cast<Real>(s.weights[a] / total_weight);
+    for (std::size_t b = 0; b <= a; ++b)
+      k.factor[a][b] = static_cast<Real>(x.volatility * std::sqrt(s.maturity) * s.cholesky[a * n + b]);
+  }
+  k.total_weight = static_cast<Real>(total_weight);
+  k.strike = static_cast<Real>(s.strike);
+  k.sign = s.call ? Real(1) : Real(-1);
+  k.discount = static_cast<Real>(std::exp(-s.rate * s.maturity));
+  k.antithetic = s.antithetic;
+  return k;
+}
+
+template <class Real>
+AmericanPath<Real> make_american_path(const OptionSpec& s, std::uint64_t seed) {
+  AmericanPath<Real> k{};
+  const int n = static_cast<int>(s.steps);
+  const double dt = s.maturity / n;
+  const ExerciseRule rule = fit_exercise_rule(
+      {s.spot, s.strike, s.rate, s.dividend, s.volatility, s.maturity, s.call, n, s.regression_paths, seed});
+  k.dates = n;
+  k.log_spot = static_cast<Real>(std::log(s.spot));
+  k.strike = static_cast<Real>(s.strike);
+  k.sign = s.call ? Real(1) : Real(-1);
+  k.drift_dt = static_cast<Real>((s.rate - s.dividend - 0.5 * s.volatility * s.volatility) * dt);
+  k.vol_sqrt_dt = static_cast<Real>(s.volatility * std::sqrt(dt));
+  for (int i = 0; i < n; ++i) {
+    k.discount_at[i] = static_cast<Real>(std::exp(-s.rate * (i + 1) * dt));
+    constexpr int kBasis = AmericanPath<Real>::kBasis;
+    if (i + 1 < n)  // the last date has no continuation
+      for (int b = 0; b < kBasis; ++b) k.beta[i][b] = static_cast<Real>(rule.beta[static_cast<std::size_t>(i) * kBasis + b]);
+  }
+  k.antithetic = s.antithetic;
+  return k;
+}
+
+BasketInput basket_input(const OptionSpec& s) {
+  BasketInput in{{}, {}, {}, s.correlation, s.weights, s.rate, s.maturity};
+  for (const Asset& a : s.assets) {
+    in.spots.push_back(a.spot);
+    in.vols.push_back(a.volatility);
+    in.dividends.push_back(a.dividend);
+  }
+  return in;
+}
+
 }  // namespace
 
 namespace {
-// The control's mean: the exact geometric Asian, or the Black-Scholes-Merton price.
+// The control's mean: the exact geometric Asian or geometric basket, or the
+// Black-Scholes-Merton price.
 double control_mean(const OptionSpec& s) {
+  if (s.multi_asset()) return geometric_basket_price(basket_input(s), s.strike, s.call);
   const BsmInput in = bsm_input(s);
   return s.instrument == "asian" ? geometric_asian_price(in, fixing_times(s)) : bsm_price(in);
 }
@@ -181,7 +258,27 @@ std::vector<Reference> OptionModel::price_references() const {
   if (s.heston())
     return {{"price", heston_price({s.spot, s.strike, s.rate, s.dividend, s.maturity, s.v0, s.kappa, s.theta, s.xi,
                                     s.rho, s.call})}};
+  if (s.multi_asset()) {
+    if (s.assets.size() != 2) return {};
+    const Asset &a = s.assets[0], &b = s.assets[1];
+    const TwoAssetInput two{a.spot, b.spot, a.dividend, b.dividend, a.volatility, b.volatility,
+                            s.correlation[0][1], s.rate, s.maturity};
+    const bool spread = s.basket == "spread" || s.basket == "exchange";
+    const TwoAssetPayoff p = s.basket == "max" ? TwoAssetPayoff::Max
+                             : s.basket == "min" ? TwoAssetPayoff::Min
+                                                 : TwoAssetPayoff::Sum;
+    return {{"price", two_asset_price(two, p, s.weights[0], spread ? -s.weights[1] : s.weights[1], s.strike, s.call)}};
+  }
   const BsmInput in = bsm_input(s);
+  if (s.early_exercise()) {
+    // The tree on the same exercise dates; an American is priced on `steps` dates, so
+    // its reference, exercisable at any time, also carries the gap between the two.
+    const int dates = static_cast<int>(s.steps), tree = dates * std::max(2, kTreeSteps / dates / 2 * 2);
+    const double bermudan = binomial_price(in, tree, true, dates);
+    const double coarser = binomial_price(in, tree / 2, true, dates);  // the tree's own error, about
+    const double value = s.instrument == "american" ? binomial_price(in, tree, true) : bermudan;
+    return {{"price", value, kLsmTolerance * value + std::fabs(value - bermudan) + std::fabs(bermudan - coarser)}};
+  }
   if (s.instrument == "digital") return {{"price", digital_price(in, s.cash)}};
   if (s.instrument == "european") return {{"price", bsm_price(in)}};
   if (s.instrument == "asian" && s.knock.empty() && s.average == "geometric")
@@ -204,7 +301,16 @@ std::vector<Reference> OptionModel::price_references() const {
   return {};
 }
 
-PathKernel OptionModel::kernel(Precision precision) const {
+PathKernel OptionModel::kernel(Precision precision, std::uint64_t seed) const {
+  if (spec_.early_exercise()) {
+    if (precision == Precision::Float) return make_american_path<float>(spec_, seed);
+    return make_american_path<double>(spec_, seed);
+  }
+  if (spec_.multi_asset()) {
+    const bool f = precision == Precision::Float;
+    if (spec_.control_variate) return f ? PathKernel(make_basket_path<float, true>(spec_)) : PathKernel(make_basket_path<double, true>(spec_));
+    return f ? PathKernel(make_basket_path<float, false>(spec_)) : PathKernel(make_basket_path<double, false>(spec_));
+  }
   if (spec_.heston()) {
     const bool f = precision == Precision::Float;
     if (spec_.antithetic) return f ? PathKernel(make_heston_path<float, 2>(spec_)) : PathKernel(make_heston_path<double, 2>(spec_));
@@ -226,6 +332,15 @@ PathKernel OptionModel::kernel(Precision precision) const {
 std::string OptionModel::describe() const {
   const OptionSpec& p = spec_;
   std::ostringstream s;
+  if (p.multi_asset()) {
+    s << "basket " << p.basket << " " << (p.call ? "call" : "put") << " on " << p.assets.size() << " GBM assets (";
+    for (std::size_t a = 0; a < p.assets.size(); ++a)
+      s << (a ? ", " : "") << p.weights[a] << " x " << p.assets[a].name << " S0=" << p.assets[a].spot
+        << " sigma=" << p.assets[a].volatility;
+    s << ")" << (p.basket == "exchange" ? std::string() : " K=" + fmt_number(p.strike)) << " T=" << p.maturity
+      << " r=" << p.rate << (p.antithetic ? ", antithetic" : "") << (p.control_variate ? ", control variate" : "");
+    return s.str();
+  }
   s << p.instrument << (p.average.empty() ? "" : " " + p.average)
     << (p.strike_type.empty() ? "" : " " + p.strike_type + "-strike")
     << (p.knock.empty() ? "" : " " + p.knock + " " + fmt_number(p.barrier)) << " " << (p.call ? "call" : "put");
@@ -239,9 +354,81 @@ std::string OptionModel::describe() const {
   if (p.path_dependent() || p.heston())
     s << ", " << (p.times.empty() ? p.steps : p.times.size())
       << (p.continuous ? " steps, continuous monitoring" : " steps");
+  if (p.early_exercise())
+    s << ", exercisable on " << p.steps << " dates, Longstaff-Schwartz rule fitted on " << p.regression_paths
+      << " separate paths";
   s << (p.antithetic ? ", antithetic" : "") << (p.control_variate ? ", control variate" : "");
   return s.str();
 }
+
+namespace {
+
+// model.process.assets and correlation: several correlated GBM assets.
+void parse_assets(io::Block& process, OptionSpec& s) {
+  using io::Range;
+  if (s.heston()) process.error("assets", "several assets move under gbm only in this version");
+  for (const char* key : {"spot", "volatility", "dividend"})
+    if (process.has(key)) process.error(key, std::string("with assets, each asset has its own ") + key);
+  auto list = process.children("assets");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    io::Block& b = list[i];
+    Asset a;
+    a.name = b.text("name", "asset" + std::to_string(i));
+    a.spot = b.real("spot", std::nullopt, Range::positive());
+    a.volatility = b.real("volatility", std::nullopt, Range::positive());
+    a.dividend = b.real("dividend", 0.0, {-1.0, 1.0});
+    b.finish();
+    for (const Asset& earlier : s.assets)
+      if (earlier.name == a.name) b.error("name", "asset '" + a.name + "' is listed twice");
+    s.assets.push_back(a);
+  }
+  const std::size_t n = s.assets.size();
+  constexpr std::size_t kMax = BasketPath<double>::kMaxAssets;
+  if (n == 0 && process.has("assets")) process.error("assets", "needs at least one asset");
+  if (n > kMax) process.error("assets", "at most " + std::to_string(kMax) + " assets in this version (got " +
+                                            std::to_string(n) + ")");
+  if (process.has("correlation")) {
+    s.correlation = process.matrix("correlation", {-1.0, 1.0});
+  } else if (n > 1) {
+    process.error("", "missing required key 'correlation' (an n x n matrix for the " + std::to_string(n) + " assets)");
+  } else {
+    s.correlation = {{1.0}};
+  }
+  if (s.correlation.empty() || n == 0 || n > kMax) return;
+  if (s.correlation.size() != n) {
+    process.error("correlation", "has " + std::to_string(s.correlation.size()) + " rows for " + std::to_string(n) +
+                                     " assets");
+    return;
+  }
+  const CholeskyFactor f = correlation_cholesky(s.correlation);
+  if (!f.error.empty()) process.error("correlation", f.error);
+  s.cholesky = f.lower;
+}
+
+// A basket's payoff, weights and strike.
+void parse_basket(io::Block& inst, OptionSpec& s) {
+  using io::Range;
+  s.basket = inst.choice("payoff", {"average", "max", "min", "exchange", "spread"}, std::nullopt);
+  const std::size_t n = s.assets.size();
+  const bool pair = s.basket == "exchange" || s.basket == "spread";
+  if (pair && n != 2) inst.error("payoff", s.basket + " needs exactly two assets (got " + std::to_string(n) + ")");
+  if (s.basket == "exchange") {
+    if (inst.has("strike")) inst.error("strike", "an exchange option has no strike (it pays S1 - S2)");
+  } else {
+    s.strike = inst.real("strike", std::nullopt, pair ? Range{} : Range::positive());  // a spread's may be <= 0
+  }
+  if (inst.has("weights")) {
+    s.weights = inst.reals("weights", Range::positive());
+    if (s.weights.size() != n && inst.valid())
+      inst.error("weights", "needs one weight per asset (" + std::to_string(n) + "), got " +
+                                std::to_string(s.weights.size()));
+  } else {
+    // An average basket is the plain mean; the others take each asset once.
+    s.weights.assign(n, s.basket == "average" ? 1.0 / static_cast<double>(n) : 1.0);
+  }
+}
+
+}  // namespace
 
 std::unique_ptr<Model> parse_option_model(io::Block& model) {
   OptionSpec s;
@@ -249,9 +436,14 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
 
   io::Block process = model.child("process", true);
   s.process = process.choice("type", {"gbm", "heston"}, std::string("gbm"));
-  s.spot = process.real("spot", std::nullopt, Range::positive());
   s.rate = process.real("rate", 0.0, {-1.0, 1.0});
-  s.dividend = process.real("dividend", 0.0, {-1.0, 1.0});
+  if (process.has("assets")) {
+    parse_assets(process, s);
+  } else {
+    s.spot = process.real("spot", std::nullopt, Range::positive());
+    s.dividend = process.real("dividend", 0.0, {-1.0, 1.0});
+    process.not_available("correlation", "a correlation without model.process.assets");
+  }
   if (s.heston()) {
     s.v0 = process.real("v0", std::nullopt, Range{0, 1e308, false, false});
     s.kappa = process.real("kappa", std::nullopt, Range::positive());
@@ -259,21 +451,34 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
     s.xi = process.real("xi", std::nullopt, Range::positive());
     s.rho = process.real("rho", std::nullopt, Range{-1.0, 1.0});
     s.qe = process.choice("scheme", {"qe", "euler"}, std::string("qe")) == "qe";
-  } else {
+  } else if (!s.multi_asset()) {
     s.volatility = process.real("volatility", std::nullopt, Range::positive());
   }
   process.finish();
 
   io::Block inst = model.child("instrument", true);
-  s.instrument = inst.choice("type", {"european", "digital", "asian", "barrier", "lookback"}, std::nullopt);
+  s.instrument = inst.choice(
+      "type", {"european", "digital", "asian", "barrier", "lookback", "basket", "american", "bermudan"}, std::nullopt);
+  if (s.instrument == "basket" && !s.multi_asset() && process.valid())
+    inst.error("type", "a basket needs several assets: give model.process.assets and correlation");
+  if (s.instrument != "basket" && s.multi_asset())
+    inst.error("type", "several assets price a basket only (type: basket)");
   s.call = inst.choice("option", {"call", "put"}, std::nullopt) != "put";
   s.maturity = inst.real("maturity", std::nullopt, Range::positive());
   if (s.instrument == "lookback") {
     s.strike_type = inst.choice("strike_type", {"fixed", "floating"}, std::string("fixed"));
     if (s.strike_type == "fixed") s.strike = inst.real("strike", std::nullopt, Range::positive());
     else if (inst.has("strike")) inst.error("strike", "a floating-strike lookback has no strike");
+  } else if (s.instrument == "basket") {
+    parse_basket(inst, s);
   } else {
     s.strike = inst.real("strike", std::nullopt, Range::positive());
+  }
+  constexpr std::uint64_t kMaxDates = AmericanPath<double>::kMaxDates;
+  if (s.instrument == "bermudan") {
+    s.steps = inst.count("exercise_dates", std::nullopt, 1, kMaxDates);
+  } else if (inst.has("exercise_dates")) {
+    inst.error("exercise_dates", "only a Bermudan option has exercise dates (an American is exercisable at every step)");
   }
   if (s.instrument == "digital") {
     s.cash = inst.real("cash", 1.0, Range::positive());
@@ -323,8 +528,19 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
 
   if (s.instrument == "asian") {
     if (model.has("steps")) model.error("steps", "an Asian option steps at its fixings; set instrument.fixings");
+  } else if (s.instrument == "basket") {
+    if (model.has("steps")) model.error("steps", "a basket pays on its assets at maturity, reached in one exact step");
+  } else if (s.instrument == "bermudan") {
+    if (model.has("steps")) model.error("steps", "a Bermudan option steps at its exercise dates; set instrument.exercise_dates");
   } else {
-    s.steps = model.count("steps", s.heston() ? kHestonDefaultSteps : 1, 1);
+    s.steps = model.count("steps", s.heston() ? kHestonDefaultSteps : s.instrument == "american" ? kAmericanDefaultDates : 1, 1);
+  }
+  if (s.early_exercise()) {
+    if (s.steps > kMaxDates) model.error("steps", "an American option is exercisable on at most " + std::to_string(kMaxDates) + " dates");
+    s.regression_paths = model.count("regression_paths", kDefaultRegressionPaths, 64, std::uint64_t{1} << 26);
+    if (s.regression_paths % 2) model.error("regression_paths", "must be even (paths are drawn in pairs)");
+  } else if (model.has("regression_paths")) {
+    model.error("regression_paths", "only American and Bermudan options fit an exercise rule");
   }
   if (s.heston() && s.instrument != "european")
     inst.error("type", "under heston this version prices european options only");
@@ -334,21 +550,26 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   }
   if (s.control_variate) {
     // The control must have a known mean and move with the payoff.
-    if (!s.path_dependent())
-      model.error("variance_reduction", "control_variate needs a path-dependent instrument (asian, barrier, lookback); "
-                                        "a European is its own closed form");
+    if (s.early_exercise())
+      model.error("variance_reduction", "control_variate is not available for early exercise in this version");
+    else if (s.instrument == "basket" && s.basket != "average")
+      model.error("variance_reduction", "a basket's control is the geometric basket: it serves payoff: average");
+    else if (!s.path_dependent() && s.instrument != "basket")
+      model.error("variance_reduction", "control_variate needs a path-dependent instrument (asian, barrier, lookback) "
+                                        "or an average basket; a European is its own closed form");
     else if (s.instrument == "asian" && (s.average != "arithmetic" || !s.knock.empty()))
       model.error("variance_reduction", "an Asian's control is the geometric Asian: it serves an arithmetic average "
                                         "without a barrier");
   }
   s.greeks = model.choices("greeks", {"delta", "gamma", "vega", "rho", "theta"});
+  if (s.multi_asset() && !s.greeks.empty())
+    model.error("greeks", "Greeks of several assets are not computed in this version; run scenarios with --set instead");
   if (s.heston())
     for (const auto& g : s.greeks)
       if (g == "vega") model.error("greeks", "vega needs a GBM volatility (under heston, bump v0 or theta with --set)");
-  model.not_available("assets", "a multi-asset process");
-  model.not_available("correlation", "a multi-asset process");
 
-  if (!model.valid() || !process.valid() || !inst.valid()) return nullptr;
+  // Errors inside list items (assets) reach the diagnostics without their parent block.
+  if (!model.valid() || !process.valid() || !inst.valid() || !model.diagnostics().empty()) return nullptr;
   return std::make_unique<OptionModel>(s);
 }
 
