@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <chrono>
+#include <type_traits>
 #include <thread>
 
 #include "app/backend.hpp"
@@ -25,6 +26,15 @@ constexpr int kBatch = 64;
 #define MCSIM_CPU_CLONES __attribute__((flatten))
 #endif
 
+// Stepped kernels take their groups in batches of this many, stepped together
+// (simulate_batch): one vector lane per group in every step's loops.
+constexpr int kStepBatch = 32;
+
+template <class K, class = void>
+struct Batched : std::false_type {};
+template <class K>
+struct Batched<K, std::void_t<decltype(K::kBatched)>> : std::bool_constant<K::kBatched> {};
+
 template <class Kernel>
 MCSIM_CPU_CLONES void run_chunk(const Kernel& kernel, const ChunkGeometry& geo,
                                 std::uint64_t chunk, double* out) {
@@ -36,7 +46,14 @@ MCSIM_CPU_CLONES void run_chunk(const Kernel& kernel, const ChunkGeometry& geo,
   const std::uint64_t full_end = r.end_path / G;  // groups with all G lanes in the chunk
   reduce::Moments<Kernel::kOutputs> acc;
   std::uint64_t g = r.first;
-  for (; g + kBatch <= full_end; g += kBatch) {
+  if constexpr (Batched<Kernel>::value) {
+    for (; g + kStepBatch <= full_end; g += kStepBatch) {
+      Group m[kStepBatch];
+      k.template simulate_batch<kStepBatch>(geo.seed, g, m);
+      for (int j = 0; j < kStepBatch; ++j) acc.absorb(m[j]);
+    }
+  }
+  for (; !Batched<Kernel>::value && g + kBatch <= full_end; g += kBatch) {
     // Structure of arrays, so each field is one vector store per batch of lanes.
     int n[K][kBatch];
     Real sum[K][kBatch], sum_sq[K][kBatch];

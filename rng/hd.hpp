@@ -4,6 +4,10 @@
 
 #if defined(__CUDACC__)
 #define MCSIM_HD __host__ __device__ __forceinline__
+#elif defined(__GNUC__)
+// Inlined early, so GCC splits small aggregates (Philox blocks) into scalars before
+// it vectorises the CPU backend's loops over stream groups.
+#define MCSIM_HD inline __attribute__((always_inline))
 #else
 #define MCSIM_HD inline
 #endif

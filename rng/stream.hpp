@@ -11,9 +11,10 @@ namespace mcsim::rng {
 
 class Stream {
  public:
-  MCSIM_HD Stream(std::uint64_t seed, std::uint64_t subsequence)
-      : ctr_{{0u, 0u, static_cast<std::uint32_t>(subsequence),
-              static_cast<std::uint32_t>(subsequence >> 32)}},
+  // `block`: the first block to draw (0: the stream's start).
+  MCSIM_HD Stream(std::uint64_t seed, std::uint64_t subsequence, std::uint64_t block = 0)
+      : ctr_{{static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32),
+              static_cast<std::uint32_t>(subsequence), static_cast<std::uint32_t>(subsequence >> 32)}},
         k0_(static_cast<std::uint32_t>(seed)),
         k1_(static_cast<std::uint32_t>(seed >> 32)) {}
 
@@ -109,5 +110,34 @@ MCSIM_HD NormalBlock<double> normals<double>(Stream& s) {
              &b.z[1]);
   return b;
 }
+
+// Where a stepped kernel draws its blocks. OneStream: one group's stream, drawn in
+// order (the GPU, and the odd groups at a chunk's end). GroupBatch: W consecutive
+// groups advancing in step, block by block, each block of group j computed from its
+// counter, so a loop over j vectorises (the CPU backend). Both give every group the
+// same blocks in the same order, so the paths have the same bits.
+struct OneStream {
+  Stream& stream;
+  template <class Real>
+  MCSIM_HD NormalBlock<Real> normals(int) { return mcsim::rng::normals<Real>(stream); }
+  template <class Real>
+  MCSIM_HD NormalBlock<Real> uniforms(int) { return mcsim::rng::uniforms<Real>(stream); }
+  MCSIM_HD void next() {}
+};
+
+struct GroupBatch {
+  std::uint64_t seed, first, block;
+  template <class Real>
+  MCSIM_HD NormalBlock<Real> normals(int j) const {
+    Stream s(seed, first + static_cast<std::uint64_t>(j), block);
+    return mcsim::rng::normals<Real>(s);
+  }
+  template <class Real>
+  MCSIM_HD NormalBlock<Real> uniforms(int j) const {
+    Stream s(seed, first + static_cast<std::uint64_t>(j), block);
+    return mcsim::rng::uniforms<Real>(s);
+  }
+  MCSIM_HD void next() { ++block; }
+};
 
 }  // namespace mcsim::rng

@@ -62,32 +62,48 @@ TEST_CASE("choose picks by the flag in float and double", "[rng][host_math]") {
 }
 
 TEST_CASE("the CPU backend's vectorised batches give the bits of a group-by-group walk", "[option][host_math]") {
+  const std::string gbm = "  process: { type: gbm, spot: 100, rate: 0.05, dividend: 0.01, volatility: 0.3 }\n";
+  std::vector<std::string> jobs;
+  for (const char* extra : {"", "  variance_reduction: [antithetic]\n"})
+    for (const char* inst : {"european", "digital"}) jobs.push_back(option_job(inst, "put", extra));
+  // Stepped kernels go through simulate_batch: each payoff and kind of monitoring.
+  const std::string head = "run: { name: t, paths: 1000, seed: 9 }\nmodel:\n  type: option\n" + gbm;
+  for (const char* model : {
+           "  instrument: { type: asian, average: arithmetic, fixings: 12, option: call, strike: 95, maturity: 1,"
+           " barrier: 80, kind: down-and-out }\n",
+           "  instrument: { type: asian, average: arithmetic, fixings: 12, option: put, strike: 105, maturity: 1 }\n"
+           "  variance_reduction: [antithetic, control_variate]\n",
+           "  instrument: { type: barrier, option: put, strike: 100, maturity: 1, barrier: 115, kind: up-and-in,"
+           " monitoring: continuous, rebate: 1.5 }\n  steps: 10\n",
+           "  instrument: { type: lookback, strike_type: fixed, option: put, strike: 100, maturity: 1,"
+           " monitoring: continuous }\n  steps: 10\n  variance_reduction: [antithetic]\n",
+       })
+    jobs.push_back(head + model);
   for (const char* precision : {"float", "double"})
-    for (const char* extra : {"", "  variance_reduction: [antithetic]\n"})
-      for (const char* inst : {"european", "digital"}) {
-        INFO(precision << " " << inst << " " << extra);
-        // 3 chunks, the last one short and ending inside a stream group.
-        const io::Job job = io::load_job_text(option_job(inst, "put", extra), "t.yaml",
-                                              {std::string("run.precision=") + precision,
-                                               "run.paths=9003", "run.chunk_paths=4096"});
-        const PathKernel kernel = job.model->kernel(job.run.precision, job.run.seed);
-        const ChunkGeometry geo{job.run.paths, job.run.chunk_paths, job.run.seed};
-        const std::size_t width = tally_width(kernel);
-        std::vector<double> batched(3 * width), walked(3 * width);
-        make_cpu_backend()->run(kernel, geo, 0, 3, batched.data(), nullptr);
-        std::visit(
-            [&](const auto& k) {
-              using K = std::decay_t<decltype(k)>;
-              for (std::uint64_t c = 0; c < 3; ++c) {
-                const GroupRange r = chunk_groups<K::kGroup>(geo, c);
-                reduce::Moments<K::kOutputs> acc;
-                for (std::uint64_t g = r.first; g < r.last; ++g)
-                  run_group(k, geo.seed, g, lanes_of<K::kGroup>(r, g), acc);
-                std::memcpy(&walked[c * width], acc.v, sizeof acc.v);
-              }
-            },
-            kernel);
-        CHECK(batched[2 * width] == 9003 - 2 * 4096);  // the short chunk's path count
-        CHECK(std::memcmp(batched.data(), walked.data(), batched.size() * sizeof(double)) == 0);
-      }
+    for (const auto& text : jobs) {
+      INFO(precision << "\n" << text);
+      // 3 chunks, the last one short and ending inside a stream group.
+      const io::Job job = io::load_job_text(text, "t.yaml",
+                                            {std::string("run.precision=") + precision, "run.paths=9003",
+                                             "run.chunk_paths=4096"});
+      const PathKernel kernel = job.model->kernel(job.run.precision, job.run.seed);
+      const ChunkGeometry geo{job.run.paths, job.run.chunk_paths, job.run.seed};
+      const std::size_t width = tally_width(kernel);
+      std::vector<double> batched(3 * width), walked(3 * width);
+      make_cpu_backend()->run(kernel, geo, 0, 3, batched.data(), nullptr);
+      std::visit(
+          [&](const auto& k) {
+            using K = std::decay_t<decltype(k)>;
+            for (std::uint64_t c = 0; c < 3; ++c) {
+              const GroupRange r = chunk_groups<K::kGroup>(geo, c);
+              reduce::Moments<K::kOutputs> acc;
+              for (std::uint64_t g = r.first; g < r.last; ++g)
+                run_group(k, geo.seed, g, lanes_of<K::kGroup>(r, g), acc);
+              std::memcpy(&walked[c * width], acc.v, sizeof acc.v);
+            }
+          },
+          kernel);
+      CHECK(batched[2 * width] == 9003 - 2 * 4096);  // the short chunk's path count
+      CHECK(std::memcmp(batched.data(), walked.data(), batched.size() * sizeof(double)) == 0);
+    }
 }

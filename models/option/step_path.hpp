@@ -48,89 +48,127 @@ struct StepPath {
     return (payoff == StepPayoff::LookbackFixed) == (sign > Real(0));
   }
 
-  // Picks the step loop compiled for this payoff and barrier monitoring, so no
-  // per-step test is spent on features the job does not have.
+  // One stream group, `lanes` (<= kGroup) paths: the GPU, and a chunk's odd groups.
   template <class Acc>
   MCSIM_HD void simulate(rng::Stream& stream, int lanes, Acc& acc) const {
-    switch (payoff) {
-      case StepPayoff::European: return with_barrier<StepPayoff::European>(stream, lanes, acc);
-      case StepPayoff::ArithmeticAverage: return with_barrier<StepPayoff::ArithmeticAverage>(stream, lanes, acc);
-      case StepPayoff::GeometricAverage: return with_barrier<StepPayoff::GeometricAverage>(stream, lanes, acc);
-      case StepPayoff::LookbackFixed: return with_barrier<StepPayoff::LookbackFixed>(stream, lanes, acc);
-      case StepPayoff::LookbackFloating: return with_barrier<StepPayoff::LookbackFloating>(stream, lanes, acc);
-    }
+    rng::OneStream source{stream};
+    dispatch<1>(source, &lanes, &acc);
+  }
+
+  // W consecutive full groups from `first` stepped together, so the CPU backend's
+  // loop over them vectorises; the same paths, bit for bit, as W calls of simulate().
+  static constexpr bool kBatched = true;
+  template <int W, class Acc>
+  MCSIM_HD void simulate_batch(std::uint64_t seed, std::uint64_t first, Acc* acc) const {
+    rng::GroupBatch source{seed, first, 0};
+    int lanes[W];
+    for (int j = 0; j < W; ++j) lanes[j] = kGroup;
+    dispatch<W>(source, lanes, acc);
   }
 
  private:
   enum class Monitor { None, Discrete, Continuous };
 
-  template <StepPayoff P, class Acc>
-  MCSIM_HD void with_barrier(rng::Stream& stream, int lanes, Acc& acc) const {
-    constexpr bool kLookback = P == StepPayoff::LookbackFixed || P == StepPayoff::LookbackFloating;
-    if constexpr (kLookback) {  // lookbacks carry no barrier; `continuous` is for their extreme
-      if (continuous) return walk<P, Monitor::None, true>(stream, lanes, acc);
-      return walk<P, Monitor::None, false>(stream, lanes, acc);
-    } else {
-      if (knock == Knock::None) return walk<P, Monitor::None, false>(stream, lanes, acc);
-      if (continuous) return walk<P, Monitor::Continuous, false>(stream, lanes, acc);
-      walk<P, Monitor::Discrete, false>(stream, lanes, acc);
+  // Picks the step loop compiled for this payoff and barrier monitoring, so no
+  // per-step test is spent on features the job does not have.
+  template <int W, class Source, class Acc>
+  MCSIM_HD void dispatch(Source& source, const int* lanes, Acc* acc) const {
+    switch (payoff) {
+      case StepPayoff::European: return with_barrier<StepPayoff::European, W>(source, lanes, acc);
+      case StepPayoff::ArithmeticAverage: return with_barrier<StepPayoff::ArithmeticAverage, W>(source, lanes, acc);
+      case StepPayoff::GeometricAverage: return with_barrier<StepPayoff::GeometricAverage, W>(source, lanes, acc);
+      case StepPayoff::LookbackFixed: return with_barrier<StepPayoff::LookbackFixed, W>(source, lanes, acc);
+      case StepPayoff::LookbackFloating: return with_barrier<StepPayoff::LookbackFloating, W>(source, lanes, acc);
     }
   }
 
-  // B: how the barrier is watched; BridgeExtreme: a lookback's extreme includes the
-  // Brownian bridge between fixings.
-  template <StepPayoff P, Monitor B, bool BridgeExtreme, class Acc>
-  MCSIM_HD void walk(rng::Stream& stream, int lanes, Acc& acc) const {
+  template <StepPayoff P, int W, class Source, class Acc>
+  MCSIM_HD void with_barrier(Source& source, const int* lanes, Acc* acc) const {
+    constexpr bool kLookback = P == StepPayoff::LookbackFixed || P == StepPayoff::LookbackFloating;
+    if constexpr (kLookback) {  // lookbacks carry no barrier; `continuous` is for their extreme
+      if (continuous) return walk<P, Monitor::None, true, W>(source, lanes, acc);
+      return walk<P, Monitor::None, false, W>(source, lanes, acc);
+    } else {
+      if (knock == Knock::None) return walk<P, Monitor::None, false, W>(source, lanes, acc);
+      if (continuous) return walk<P, Monitor::Continuous, false, W>(source, lanes, acc);
+      walk<P, Monitor::Discrete, false, W>(source, lanes, acc);
+    }
+  }
+
+  // M: how the barrier is watched; BridgeExtreme: a lookback's extreme includes the
+  // Brownian bridge between fixings. State arrays are [path][group], the group
+  // innermost, so the loops over groups are unit-stride. Sides are signs, not
+  // branches: `side` makes the barrier's side the low one, `turn` the extreme's.
+  template <StepPayoff P, Monitor M, bool BridgeExtreme, int W, class Source, class Acc>
+  MCSIM_HD void walk(Source& source, const int* lanes, Acc* acc) const {
     constexpr int G = kGroup, N = Copies * G;  // copy c of lane l is path c * G + l
     constexpr bool kLookback = P == StepPayoff::LookbackFixed || P == StepPayoff::LookbackFloating;
     const bool down = knock == Knock::DownOut || knock == Knock::DownIn;
-    const bool upper = wants_max();
-    // Per path: log spot; average sum; log extreme (lookback); for a discrete
-    // barrier the log extreme on its side, for a continuous one the survival probability.
-    Real x[N], sum[N], extreme[N], live[N];
-    Real log_sum[WithControl ? N : 1];  // the geometric control of an arithmetic average
-    for (int i = 0; i < (WithControl ? N : 1); ++i) log_sum[i] = Real(0);
+    const Real side = down ? Real(1) : Real(-1);          // side * log spot stays above side * log barrier
+    const Real turn = wants_max() ? Real(1) : Real(-1);   // turn * extreme is a running maximum
+    // Per path: log spot; average sum; turn * log extreme (lookback); for a discrete
+    // barrier the least side * log spot, for a continuous one the survival probability.
+    Real x[N][W], sum[N][W], extreme[N][W], live[N][W];
+    Real log_sum[WithControl ? N : 1][W];  // the geometric control of an arithmetic average
+    for (int i = 0; i < (WithControl ? N : 1); ++i)
+      for (int j = 0; j < W; ++j) log_sum[i][j] = Real(0);
     // The spot is on the live side, so a discrete barrier's extreme may start from it.
-    const Real live0 = B == Monitor::Discrete ? log_spot : Real(1);
-    for (int i = 0; i < N; ++i) x[i] = log_spot, sum[i] = Real(0), extreme[i] = log_spot, live[i] = live0;
+    const Real live0 = M == Monitor::Discrete ? side * log_spot : Real(1);
+    for (int i = 0; i < N; ++i)
+      for (int j = 0; j < W; ++j) x[i][j] = log_spot, sum[i][j] = Real(0), extreme[i][j] = turn * log_spot, live[i][j] = live0;
 
     for (int step = 0; step < steps; ++step) {
       const Real drift = equal_steps ? drift_dt : drift_at[step];
       const Real vol = equal_steps ? vol_sqrt_dt : vol_at[step];
-      const auto z = rng::normals<Real>(stream);
-      rng::NormalBlock<Real> u{};  // the bridge's extreme between fixings needs a uniform
-      if constexpr (BridgeExtreme) u = rng::uniforms<Real>(stream);
+      Real z[G][W], u[BridgeExtreme ? G : 1][W];  // the bridge's extreme between fixings needs a uniform
+      for (int j = 0; j < W; ++j) {
+        const auto block = source.template normals<Real>(j);
+        MCSIM_UNROLL
+        for (int l = 0; l < G; ++l) z[l][j] = block.z[l];
+      }
+      source.next();
+      if constexpr (BridgeExtreme) {
+        for (int j = 0; j < W; ++j) {
+          const auto block = source.template uniforms<Real>(j);
+          MCSIM_UNROLL
+          for (int l = 0; l < G; ++l) u[l][j] = block.z[l];
+        }
+        source.next();
+      }
       MCSIM_UNROLL
       for (int lane = 0; lane < G; ++lane) {
         MCSIM_UNROLL
         for (int c = 0; c < Copies; ++c) {
           const int i = c * G + lane;
-          const Real before = x[i];
-          x[i] += drift + vol * (c ? -z.z[lane] : z.z[lane]);
-          if constexpr (P == StepPayoff::ArithmeticAverage) sum[i] += fast_exp(x[i]);
-          if constexpr (WithControl && P == StepPayoff::ArithmeticAverage) log_sum[i] += x[i];
-          if constexpr (P == StepPayoff::GeometricAverage) sum[i] += x[i];
-          if constexpr (kLookback) {
-            Real hi = x[i], lo = x[i];
-            if constexpr (BridgeExtreme) {
-              // Extreme of the Brownian bridge from `before` to x over the step.
-              const Real d = x[i] - before;
-              const Real reach = sqrt(d * d - Real(2) * vol * vol * fast_log(u.z[lane]));
-              hi = Real(0.5) * (before + x[i] + reach);
-              lo = Real(0.5) * (before + x[i] - reach);
+          for (int j = 0; j < W; ++j) {
+            const Real before = x[i][j];
+            x[i][j] += drift + vol * (c ? -z[lane][j] : z[lane][j]);
+            const Real now = x[i][j];
+            if constexpr (P == StepPayoff::ArithmeticAverage) sum[i][j] += fast_exp(now);
+            if constexpr (WithControl && P == StepPayoff::ArithmeticAverage) log_sum[i][j] += now;
+            if constexpr (P == StepPayoff::GeometricAverage) sum[i][j] += now;
+            if constexpr (kLookback) {
+              Real reach = turn * now;
+              if constexpr (BridgeExtreme) {
+                // Extreme of the Brownian bridge from `before` to `now` over the step.
+                const Real d = now - before;
+                const Real spread = sqrt(d * d - Real(2) * vol * vol * fast_log(u[lane][j]));
+                reach = Real(0.5) * (turn * (before + now) + spread);
+              }
+              extreme[i][j] = reach > extreme[i][j] ? reach : extreme[i][j];
             }
-            extreme[i] = upper ? (hi > extreme[i] ? hi : extreme[i]) : (lo < extreme[i] ? lo : extreme[i]);
-          }
-          if constexpr (B == Monitor::Discrete) {
-            // Only the extreme on the barrier's side matters; checked at the end.
-            live[i] = down ? (x[i] < live[i] ? x[i] : live[i]) : (x[i] > live[i] ? x[i] : live[i]);
-          }
-          if constexpr (B == Monitor::Continuous) {
-            // Clear of the barrier at both fixings, the bridge between them stays
-            // clear with probability 1 - exp(-2ab / var).
-            const Real a = before - log_barrier, b = x[i] - log_barrier;
-            const bool crossed = down ? b <= Real(0) : b >= Real(0);
-            live[i] *= crossed ? Real(0) : Real(1) - fast_exp(Real(-2) * a * b / (vol * vol));
+            if constexpr (M == Monitor::Discrete) {
+              // Only the extreme on the barrier's side matters; checked at the end.
+              const Real low = side * now;
+              live[i][j] = low < live[i][j] ? low : live[i][j];
+            }
+            if constexpr (M == Monitor::Continuous) {
+              // Clear of the barrier at both fixings, the bridge between them stays
+              // clear with probability 1 - exp(-2ab / var).
+              const Real a = before - log_barrier, b = now - log_barrier;
+              const bool crossed = side * b <= Real(0);
+              live[i][j] *= crossed ? Real(0) : Real(1) - fast_exp(Real(-2) * a * b / (vol * vol));
+            }
           }
         }
       }
@@ -143,39 +181,40 @@ struct StepPath {
       const Real paid = sign * (level - strike);
       return discount * (paid > Real(0) ? paid : Real(0));
     };
-    for (int lane = 0; lane < lanes; ++lane) {
-      Real total = Real(0), control_total = Real(0);
-      MCSIM_UNROLL
-      for (int c = 0; c < Copies; ++c) {
-        const int i = c * G + lane;
-        Real value = Real(0);
-        if constexpr (P == StepPayoff::European) value = vanilla(fast_exp(x[i]));
-        if constexpr (P == StepPayoff::ArithmeticAverage) value = vanilla(sum[i] / n);
-        if constexpr (P == StepPayoff::GeometricAverage) value = vanilla(fast_exp(sum[i] / n));
-        if constexpr (P == StepPayoff::LookbackFixed) value = vanilla(fast_exp(extreme[i]));
-        if constexpr (P == StepPayoff::LookbackFloating) {  // the extreme is the strike
-          const Real paid = sign * (fast_exp(x[i]) - fast_exp(extreme[i]));
-          value = discount * (paid > Real(0) ? paid : Real(0));
+    for (int j = 0; j < W; ++j)
+      for (int lane = 0; lane < lanes[j]; ++lane) {
+        Real total = Real(0), control_total = Real(0);
+        MCSIM_UNROLL
+        for (int c = 0; c < Copies; ++c) {
+          const int i = c * G + lane;
+          Real value = Real(0);
+          if constexpr (P == StepPayoff::European) value = vanilla(fast_exp(x[i][j]));
+          if constexpr (P == StepPayoff::ArithmeticAverage) value = vanilla(sum[i][j] / n);
+          if constexpr (P == StepPayoff::GeometricAverage) value = vanilla(fast_exp(sum[i][j] / n));
+          if constexpr (P == StepPayoff::LookbackFixed) value = vanilla(fast_exp(turn * extreme[i][j]));
+          if constexpr (P == StepPayoff::LookbackFloating) {  // the extreme is the strike
+            const Real paid = sign * (fast_exp(x[i][j]) - fast_exp(turn * extreme[i][j]));
+            value = discount * (paid > Real(0) ? paid : Real(0));
+          }
+          if constexpr (M != Monitor::None) {
+            Real survive = live[i][j];
+            if constexpr (M == Monitor::Discrete) survive = live[i][j] > side * log_barrier ? Real(1) : Real(0);
+            value = out ? survive * value + (Real(1) - survive) * rebate_pv
+                        : (Real(1) - survive) * value + survive * rebate_pv;
+          }
+          total += value;
+          if constexpr (WithControl)
+            control_total += vanilla(control == ControlKind::GeometricAsian ? fast_exp(log_sum[i][j] / n)
+                                                                              : fast_exp(x[i][j]));
         }
-        if constexpr (B != Monitor::None) {
-          Real survive = live[i];
-          if constexpr (B == Monitor::Discrete)
-            survive = (down ? live[i] <= log_barrier : live[i] >= log_barrier) ? Real(0) : Real(1);
-          value = out ? survive * value + (Real(1) - survive) * rebate_pv
-                      : (Real(1) - survive) * value + survive * rebate_pv;
+        const Real y = total / static_cast<Real>(Copies);
+        acc[j].add(0, y);
+        if constexpr (WithControl) {
+          const Real c = control_total / static_cast<Real>(Copies);
+          acc[j].add(1, c);
+          acc[j].add(2, y * c);
         }
-        total += value;
-        if constexpr (WithControl)
-          control_total += vanilla(control == ControlKind::GeometricAsian ? fast_exp(log_sum[i] / n) : fast_exp(x[i]));
       }
-      const Real y = total / static_cast<Real>(Copies);
-      acc.add(0, y);
-      if constexpr (WithControl) {
-        const Real c = control_total / static_cast<Real>(Copies);
-        acc.add(1, c);
-        acc.add(2, y * c);
-      }
-    }
   }
 };
 
