@@ -329,16 +329,23 @@ std::string format_estimates(const io::ScenarioResult& s) {
   for (const auto& e : s.estimates) w = std::max(w, e.name.size());
   std::string out = fmt::format("  {:<{}} {:>16} {:>12} {:>29} {:>12} {:>16} {:>7}\n", "estimate", w,
                                 "value", "std error", "95% interval", "samples", "reference", "z");
+  std::string notes;  // approximate references, with their stated tolerance
   for (const auto& e : s.estimates) {
     std::string ref = "", z = "";
     for (const auto& r : s.references) {
       if (r.name != e.name) continue;
       ref = fmt::format("{:.10g}", r.value);
       z = fmt::format("{:+.2f}", (e.value - r.value) / e.std_error);
+      if (r.tolerance > 0) {
+        z += "*";
+        notes += fmt::format("  * {}: the reference is approximate, to +-{:.2g} (z counts the std error only)\n",
+                             e.name, r.tolerance);
+      }
     }
     out += fmt::format("  {:<{}} {:>16.10g} {:>12.4g} [{:>13.8g}, {:>13.8g}] {:>12} {:>16} {:>7}\n",
                        e.name, w, e.value, e.std_error, e.ci_low, e.ci_high, e.samples, ref, z);
   }
+  out += notes;
   for (const auto& [name, value] : s.diagnostics) out += fmt::format("  {:<{}} {:.4g}\n", name, w + 17, value);
   return out;
 }

@@ -5,11 +5,12 @@
 //   bench_option european      cuda [paths = 2^28]    [runs = 9]
 //   bench_option european      cpu  [paths = 2^24]    [runs = 5]   (one thread: OMP_NUM_THREADS=1)
 //   bench_option asian-barrier cuda [paths = 8192000] [runs = 9]
-//   bench_option basket | american  (no targets: figures for the record)
+//   bench_option asian | asian-cv | basket | american  (no targets: figures for the record)
 #include <fmt/format.h>
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdlib>
 #include <string>
@@ -42,6 +43,17 @@ const BenchJob kJobs[] = {
      8'192'000, 262'144, 365, "<= 6.8 ms for 8,192,000 paths (>= 4.4e11 path-steps/s)",
      ">= 5e7 path-steps/s on one thread", 6.8},
     // No targets set: figures for the record.
+    // The arithmetic Asian of the benchmark job without its barrier, plain and with
+    // the geometric control: compare their "time for 1e-4" lines.
+    {"asian",
+     "  process: { type: gbm, spot: 120, rate: 0.05, volatility: 0.35 }\n"
+     "  instrument: { type: asian, average: arithmetic, fixings: 365, option: call, strike: 110, maturity: 1 }\n",
+     8'192'000, 262'144, 365, "none set", "none set", 0},
+    {"asian-cv",
+     "  process: { type: gbm, spot: 120, rate: 0.05, volatility: 0.35 }\n"
+     "  instrument: { type: asian, average: arithmetic, fixings: 365, option: call, strike: 110, maturity: 1 }\n"
+     "  variance_reduction: [control_variate]\n",
+     8'192'000, 262'144, 365, "none set", "none set", 0},
     {"basket",
      "  process:\n    rate: 0.03\n    assets: [{ name: A, spot: 100, volatility: 0.25 }, { name: B, spot: 95, volatility: 0.3 },\n"
      "             { name: C, spot: 110, volatility: 0.2 }, { name: D, spot: 105, volatility: 0.35 }]\n"
@@ -68,7 +80,7 @@ int main(int argc, char** argv) {
   for (const auto& j : kJobs)
     if (j.name == name) bj = &j;
   if (!bj) {
-    fmt::print("bench_option: no job '{}' (european, asian-barrier, basket, american)\n", name);
+    fmt::print("bench_option: no job '{}' (european, asian-barrier, asian, asian-cv, basket, american)\n", name);
     return 1;
   }
   const std::uint64_t paths =
@@ -91,15 +103,14 @@ int main(int argc, char** argv) {
   std::vector<double> partials(chunks * width);
 
   std::vector<double> kernel_ms, reduce_ms, wall_ms;
-  double price = 0;
+  reduce::Tally total;
   for (int i = 0; i <= runs; ++i) {  // run 0 is the warm-up
     const double k0 = backend->timings().front().kernel_ms;
     const auto t0 = std::chrono::steady_clock::now();
     backend->run(kernel, geo, 0, chunks, partials.data(), nullptr);
     const auto t1 = std::chrono::steady_clock::now();
-    const reduce::Tally total = reduce::tree_sum(partials, width);
+    total = reduce::tree_sum(partials, width);
     const auto t2 = std::chrono::steady_clock::now();
-    price = total[1] / total[0];
     if (i == 0) continue;
     kernel_ms.push_back(backend->timings().front().kernel_ms - k0);
     wall_ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
@@ -108,14 +119,18 @@ int main(int argc, char** argv) {
   const double wall = median(wall_ms), tree = median(reduce_ms);
   const double path_steps = static_cast<double>(paths) * static_cast<double>(bj->steps);
   fmt::print("device      {}\n", backend->devices().front());
-  fmt::print("job         {}, float, {} paths x {} steps, {} chunks of {}, price {:.6f}\n", bj->name, paths,
-             bj->steps, chunks, geo.chunk_paths, price);
+  const reduce::Estimate price = job.model->summarise(total).estimates.front();
+  fmt::print("job         {}, float, {} paths x {} steps, {} chunks of {}, price {:.6f} +- {:.3g}\n", bj->name, paths,
+             bj->steps, chunks, geo.chunk_paths, price.value, price.std_error);
+  // Errors fall as 1 / sqrt(paths): the paths, and time at this rate, for a 1e-4 relative error.
+  const double rel = price.std_error / std::fabs(price.value), needed = paths * (rel / 1e-4) * (rel / 1e-4);
   if (which == "cpu") {
     const double rate = paths / (wall * 1e-3);
     fmt::print("cpu         {} threads, median of {}: {:.1f} ms, {:.3g} paths/s, {:.3g} path-steps/s "
                "({:.3g} paths/s per thread; target {})\n",
                omp_get_max_threads(), runs, wall, rate, rate * bj->steps, rate / omp_get_max_threads(),
                bj->cpu_target);
+    fmt::print("time for 1e-4 relative error: {:.3g} paths, {:.3g} s\n", needed, needed / rate);
   } else {
     const double k = median(kernel_ms);
     fmt::print("gpu kernel  median of {} (CUDA events, kernel + in-block reduction): {:.3f} ms, {:.3g} paths/s, "
@@ -124,6 +139,8 @@ int main(int argc, char** argv) {
     fmt::print("chunk tree  {:.3f} ms on the host; kernel + tree {:.3f} ms (target {}): {}\n", tree, k + tree,
                bj->gpu_target, bj->gpu_target_ms <= 0 ? "-" : k + tree <= bj->gpu_target_ms ? "met" : "NOT met");
     fmt::print("wall        {:.3f} ms per run including the copy of chunk partials\n", wall);
+    fmt::print("time for 1e-4 relative error: {:.3g} paths, {:.3g} ms of kernel + tree\n", needed,
+               (k + tree) * needed / static_cast<double>(paths));
   }
   return 0;
 }

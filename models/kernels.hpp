@@ -13,6 +13,7 @@ namespace mcsim {
 
 using PathKernel =
     std::variant<option::EuropeanPath<float>, option::EuropeanPath<double>,  //
+                 option::EuropeanPath<float, true>, option::EuropeanPath<double, true>,  // with Greeks
                  option::StepPath<float, 1>, option::StepPath<double, 1>,      // plain
                  option::StepPath<float, 2>, option::StepPath<double, 2>,      // antithetic
                  option::StepPath<float, 1, true>, option::StepPath<double, 1, true>,  // control variate

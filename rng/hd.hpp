@@ -104,14 +104,17 @@ MCSIM_HD Real choose(bool flag, Real if_true, Real if_false) {
 #endif
 }
 
-// choose() for a costly first value, given as a callable: the device computes it
-// only when the switch is on; the host computes it always, as SIMD lanes would.
-template <class Fn, class Real>
-MCSIM_HD Real choose_lazy(bool flag, const Fn& if_true, Real if_false) {
+// A value needed only when `flag` is on, for any type: the device makes it only
+// then (else returns `fallback`); the host makes it always, as SIMD lanes would,
+// and the caller picks per element with choose().
+template <class Fn, class T>
+MCSIM_HD T made_if(bool flag, const Fn& make, const T& fallback) {
 #if defined(MCSIM_DEVICE_CODE)
-  return flag ? if_true() : if_false;
+  return flag ? make() : fallback;
 #else
-  return choose(flag, if_true(), if_false);
+  (void)flag;
+  (void)fallback;
+  return make();
 #endif
 }
 

@@ -19,7 +19,7 @@ build/device/mcsim validate --backend cuda --set run.precision=float > "$out/val
 build/device/mcsim run configs/quickstart.yaml --force -q | tee "$out/quickstart.txt"
 build/device/bench/bench_option european cuda | tee "$out/bench-cuda.txt"
 build/device/bench/bench_option asian-barrier cuda | tee "$out/bench-asian.txt"
-for job in basket american; do build/device/bench/bench_option $job cuda; done | tee "$out/bench-more.txt"
+for job in asian asian-cv basket american; do build/device/bench/bench_option $job cuda; done | tee "$out/bench-more.txt"
 OMP_NUM_THREADS=1 build/device/bench/bench_option european cpu | tee "$out/bench-cpu.txt"
 OMP_NUM_THREADS=1 build/device/bench/bench_option asian-barrier cpu | tee -a "$out/bench-cpu.txt"
 # Scale-out: the 2^34-path job's overheads, then a job of seconds on one GPU, on

@@ -69,3 +69,24 @@ TEST_CASE("gamma rho and theta are the finite differences of the price", "[analy
     CHECK(bsm_theta(in) == Approx(-(bsm_price(up) - bsm_price(dn)) / (2 * h)).epsilon(1e-7));
   }
 }
+
+TEST_CASE("the digital's Greeks are the finite differences of its price", "[analytic]") {
+  for (bool call : {true, false}) {
+    const BsmInput in{100, 95, 0.04, 0.01, 0.3, 1.5, call};
+    const DigitalGreeks g = digital_greeks(in, 10);
+    const auto price = [](BsmInput x) { return digital_price(x, 10); };
+    const double h = 1e-4, hs = 1e-2;
+    BsmInput up = in, dn = in;
+    up.spot += h, dn.spot -= h;
+    CHECK(g.delta == Approx((price(up) - price(dn)) / (2 * h)).epsilon(1e-7));
+    up = in, dn = in;
+    up.spot += hs, dn.spot -= hs;
+    CHECK(g.gamma == Approx((price(up) - 2 * price(in) + price(dn)) / (hs * hs)).epsilon(1e-5));
+    up = in, dn = in;
+    up.volatility += h, dn.volatility -= h;
+    CHECK(g.vega == Approx((price(up) - price(dn)) / (2 * h)).epsilon(1e-7));
+    up = in, dn = in;
+    up.rate += h, dn.rate -= h;
+    CHECK(g.rho == Approx((price(up) - price(dn)) / (2 * h)).epsilon(1e-7));
+  }
+}

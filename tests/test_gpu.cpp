@@ -137,7 +137,7 @@ TEST_CASE("a non-finite GPU tally stops the run naming chunk and device", "[gpu]
   fs::remove_all(dir);
 }
 
-TEST_CASE("path-dependent, Heston, basket and Bermudan options agree on CPU and GPU", "[gpu]") {
+TEST_CASE("path-dependent, Heston, basket and Bermudan options and path Greeks agree on CPU and GPU", "[gpu]") {
   if (!have_gpu()) return;
   const std::string base =
       "run: { name: t, paths: 200_003, seed: 12, chunk_paths: 4096 }\n"
@@ -169,6 +169,10 @@ TEST_CASE("path-dependent, Heston, basket and Bermudan options agree on CPU and 
       basket + "  instrument: { type: basket, payoff: min, option: call, strike: 90, maturity: 2 }\n",
       gbm + "  instrument: { type: bermudan, exercise_dates: 20, option: put, strike: 105, maturity: 1 }\n"
       "  regression_paths: 4096\n  variance_reduction: [antithetic]\n",
+      gbm + "  instrument: { type: european, option: put, strike: 95, maturity: 1 }\n"
+      "  greeks: [delta, gamma, vega, rho]\n  variance_reduction: [antithetic]\n",
+      gbm + "  instrument: { type: digital, option: call, strike: 105, maturity: 1, cash: 10 }\n"
+      "  greeks: [delta, gamma, vega, rho]\n",
   };
   for (const char* precision : {"float", "double"})
     for (const auto& inst : instruments) {

@@ -61,4 +61,17 @@ double digital_price(const BsmInput& in, double cash) {
   return cash * std::exp(-in.rate * in.maturity) * normal_cdf(w * d.d2);
 }
 
+// The digital's Greeks: derivatives of cash e^{-rT} N(w d2) through d2.
+DigitalGreeks digital_greeks(const BsmInput& in, double cash) {
+  const auto d = d12(in);
+  const double w = in.call ? 1.0 : -1.0, root_t = std::sqrt(in.maturity), sv = in.volatility * root_t;
+  const double pv = cash * std::exp(-in.rate * in.maturity), density = normal_pdf(d.d2);
+  DigitalGreeks g;
+  g.delta = w * pv * density / (in.spot * sv);
+  g.gamma = -w * pv * density * d.d1 / (in.spot * in.spot * sv * sv);
+  g.vega = -w * pv * density * d.d1 / in.volatility;
+  g.rho = pv * (-in.maturity * normal_cdf(w * d.d2) + w * density * root_t / in.volatility);
+  return g;
+}
+
 }  // namespace mcsim::option

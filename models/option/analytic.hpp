@@ -21,6 +21,10 @@ double bsm_rho(const BsmInput& in);    // dV/dr
 double bsm_theta(const BsmInput& in);  // -dV/dT: value change per year of calendar time
 // Cash-or-nothing digital: pays `cash` if S_T > K (call) or S_T < K (put).
 double digital_price(const BsmInput& in, double cash);
+struct DigitalGreeks {
+  double delta, gamma, vega, rho;
+};
+DigitalGreeks digital_greeks(const BsmInput& in, double cash);
 
 }  // namespace mcsim::option
 

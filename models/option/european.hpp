@@ -1,15 +1,19 @@
 // European and cash-or-nothing digital payoffs under GBM with the exact log step:
 // S_T = S_0 exp((r - q - sigma^2/2) T + sigma sqrt(T) Z). Written once for both backends.
+// With Greeks, each path also scores delta, gamma, vega and rho: pathwise for the
+// European (its payoff is continuous in the parameters; gamma differentiates the
+// pathwise delta by likelihood ratio), by likelihood ratio for the digital, whose
+// payoff jumps (a pathwise derivative would be zero almost everywhere).
 #pragma once
 #include "rng/hd.hpp"
 #include "rng/stream.hpp"
 
 namespace mcsim::option {
 
-template <class Real>
+template <class Real, bool Greeks = false>
 struct EuropeanPath {
   using real_type = Real;
-  static constexpr int kOutputs = 1;  // price
+  static constexpr int kOutputs = Greeks ? 5 : 1;  // price [, delta, gamma, vega, rho]
   // Paths per stream: one Philox block yields this many normals, one per path.
   static constexpr int kGroup = rng::NormalBlock<Real>::size;
   static constexpr int kMinBlocksPerSM = 1;  // CUDA launch bound: registers as needed
@@ -22,12 +26,34 @@ struct EuropeanPath {
   Real sign;        // +1 call, -1 put
   bool digital;
   bool antithetic;  // a sample is the mean over Z and -Z
+  Real spot, volatility, maturity, root_t;  // for the Greeks
 
-  MCSIM_HD Real payoff(Real z) const {
+  struct Sample {
+    Real v[kOutputs];
+  };
+
+  MCSIM_HD Sample sample(Real z) const {
     const Real spot_t = fast_exp(log_drift + vol_sqrt_t * z);
     const Real intrinsic = sign * (spot_t - strike);
+    const bool in_money = intrinsic > Real(0);
     const Real paid = choose(digital, cash, intrinsic);
-    return discount * (intrinsic > Real(0) ? paid : Real(0));  // a select: vectorises
+    Sample s;
+    s.v[0] = discount * (in_money ? paid : Real(0));  // a select: vectorises
+    if constexpr (Greeks) {
+      const Real price = s.v[0];
+      // Pathwise: d/dtheta of e^{-rT} (w (S_T - K))+ is e^{-rT} w dS_T/dtheta in the money.
+      const Real moves = discount * (in_money ? sign * spot_t : Real(0));
+      const Real pw[4] = {moves / spot, moves / (spot * spot) * (z / vol_sqrt_t - Real(1)),
+                          moves * (root_t * z - volatility * maturity), maturity * (moves - price)};
+      // Likelihood ratio: the payoff times the score of ln S_T's normal density.
+      const Real lr[4] = {price * z / (spot * vol_sqrt_t),
+                          price * ((z * z - Real(1)) / (vol_sqrt_t * vol_sqrt_t) - z / vol_sqrt_t) / (spot * spot),
+                          price * ((z * z - Real(1)) / volatility - z * root_t),
+                          price * (z * root_t / volatility - maturity)};
+      MCSIM_UNROLL
+      for (int k = 0; k < 4; ++k) s.v[1 + k] = choose(digital, lr[k], pw[k]);
+    }
+    return s;
   }
 
   // One stream, `lanes` (<= kGroup) consecutive paths.
@@ -36,10 +62,11 @@ struct EuropeanPath {
     const auto z = rng::normals<Real>(stream);
     MCSIM_UNROLL
     for (int i = 0; i < lanes; ++i) {
-      const Real x = payoff(z.z[i]);
+      const Sample x = sample(z.z[i]);
       // Without antithetics the mirror is x itself and (x + x) / 2 == x exactly.
-      const Real mirror = choose_lazy(antithetic, [&] { return payoff(-z.z[i]); }, x);
-      acc.add(0, Real(0.5) * (x + mirror));
+      const Sample mirror = made_if(antithetic, [&] { return sample(-z.z[i]); }, x);
+      MCSIM_UNROLL
+      for (int k = 0; k < kOutputs; ++k) acc.add(k, Real(0.5) * (x.v[k] + choose(antithetic, mirror.v[k], x.v[k])));
     }
   }
 };

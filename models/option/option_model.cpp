@@ -114,9 +114,9 @@ HestonPath<Real, Copies> make_heston_path(const OptionSpec& s) {
   return k;
 }
 
-template <class Real>
-EuropeanPath<Real> make_path(const OptionSpec& s) {
-  EuropeanPath<Real> k{};
+template <class Real, bool Greeks>
+EuropeanPath<Real, Greeks> make_path(const OptionSpec& s) {
+  EuropeanPath<Real, Greeks> k{};
   k.log_drift = static_cast<Real>(std::log(s.spot) +
                                   (s.rate - s.dividend - 0.5 * s.volatility * s.volatility) * s.maturity);
   k.vol_sqrt_t = static_cast<Real>(s.volatility * std::sqrt(s.maturity));
@@ -126,6 +126,10 @@ EuropeanPath<Real> make_path(const OptionSpec& s) {
   k.sign = s.call ? Real(1) : Real(-1);
   k.digital = s.instrument == "digital";
   k.antithetic = s.antithetic;
+  k.spot = static_cast<Real>(s.spot);
+  k.volatility = static_cast<Real>(s.volatility);
+  k.maturity = static_cast<Real>(s.maturity);
+  k.root_t = static_cast<Real>(std::sqrt(s.maturity));
   return k;
 }
 
@@ -206,12 +210,32 @@ double control_mean(const OptionSpec& s) {
 }
 }  // namespace
 
+// The Greeks a European or digital path scores itself (theta, and every Greek of
+// other instruments, comes by bump and revalue).
+std::vector<std::string> OptionModel::path_greeks() const {
+  std::vector<std::string> out;
+  if (spec_.heston() || spec_.multi_asset() || (spec_.instrument != "european" && spec_.instrument != "digital"))
+    return out;
+  for (const auto& g : spec_.greeks)
+    if (g != "theta") out.push_back(g);
+  return out;
+}
+
 std::vector<std::string> OptionModel::outputs() const {
   if (spec_.control_variate) return {"price", "control", "price_x_control"};
+  if (!path_greeks().empty()) return {"price", "delta", "gamma", "vega", "rho"};  // EuropeanPath's order
   return {"price"};
 }
 
 Summary OptionModel::summarise(const std::vector<double>& total) const {
+  const auto wanted = path_greeks();
+  if (!wanted.empty()) {
+    // The path scores all four; report the price and the Greeks asked for.
+    Summary out;
+    for (const auto& e : reduce::estimates(total, outputs()))
+      if (e.name == "price" || std::find(wanted.begin(), wanted.end(), e.name) != wanted.end()) out.estimates.push_back(e);
+    return out;
+  }
   if (!spec_.control_variate) return Model::summarise(total);
   // Tally: the payoff Y, the control C, and Y C; the estimate is Y corrected by C.
   const auto plain = reduce::estimates(total, outputs());
@@ -225,6 +249,15 @@ Summary OptionModel::summarise(const std::vector<double>& total) const {
 std::vector<Reference> OptionModel::references() const {
   std::vector<Reference> refs = price_references();
   if (spec_.control_variate) refs.push_back({"control", control_mean(spec_)});
+  if (spec_.instrument == "digital" && !spec_.heston()) {
+    const DigitalGreeks d = digital_greeks(bsm_input(spec_), spec_.cash);
+    for (const auto& g : spec_.greeks) {
+      if (g == "delta") refs.push_back({g, d.delta});
+      if (g == "gamma") refs.push_back({g, d.gamma});
+      if (g == "vega") refs.push_back({g, d.vega});
+      if (g == "rho") refs.push_back({g, d.rho});
+    }
+  }
   if (spec_.instrument == "european" && !spec_.heston()) {
     const BsmInput in = bsm_input(spec_);
     for (const auto& g : spec_.greeks) {
@@ -242,7 +275,9 @@ std::vector<GreekBump> OptionModel::greek_bumps() const {
   using S = GreekBump::Scheme;
   const OptionSpec& p = spec_;
   std::vector<GreekBump> out;
+  const auto in_path = path_greeks();
   for (const auto& g : p.greeks) {
+    if (std::find(in_path.begin(), in_path.end(), g) != in_path.end()) continue;
     // Steps small against the curvature, large against float rounding.
     if (g == "delta") out.push_back({g, "model.process.spot", p.spot, 0.01 * p.spot, S::Central});
     if (g == "gamma") out.push_back({g, "model.process.spot", p.spot, 0.01 * p.spot, S::Second});
@@ -325,8 +360,9 @@ PathKernel OptionModel::kernel(Precision precision, std::uint64_t seed) const {
     if (a) return f ? PathKernel(make_step_path<float, 2, false>(spec_)) : PathKernel(make_step_path<double, 2, false>(spec_));
     return f ? PathKernel(make_step_path<float, 1, false>(spec_)) : PathKernel(make_step_path<double, 1, false>(spec_));
   }
-  if (precision == Precision::Float) return make_path<float>(spec_);
-  return make_path<double>(spec_);
+  const bool f = precision == Precision::Float;
+  if (!path_greeks().empty()) return f ? PathKernel(make_path<float, true>(spec_)) : PathKernel(make_path<double, true>(spec_));
+  return f ? PathKernel(make_path<float, false>(spec_)) : PathKernel(make_path<double, false>(spec_));
 }
 
 std::string OptionModel::describe() const {

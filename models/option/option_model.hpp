@@ -67,6 +67,7 @@ class OptionModel : public Model {
 
  private:
   std::vector<Reference> price_references() const;
+  std::vector<std::string> path_greeks() const;
   OptionSpec spec_;
 };
 

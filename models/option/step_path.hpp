@@ -26,11 +26,11 @@ struct StepPath {
   static constexpr int kGroup = rng::NormalBlock<Real>::size;
   static constexpr int kMaxTimes = 256;  // given fixing times; equal steps have no limit
   // CUDA launch bound: blocks of 256 threads resident per SM, which caps registers
-  // (64 at 4, 128 at 2). Plain float paths fit in 64 without spilling; antithetic
-  // double pairs with a control need more than 128.
+  // (64 at 4, 128 at 2). Plain float paths fit in 64 without spilling; double paths
+  // with antithetic copies or a control need more than 128.
   static constexpr int kMinBlocksPerSM = sizeof(Real) == 4 && Copies == 1 && !WithControl ? 4
-                                         : sizeof(Real) == 8 && Copies == 2 && WithControl ? 1
-                                                                                          : 2;
+                                         : sizeof(Real) == 8 && (Copies == 2 || WithControl) ? 1
+                                                                                              : 2;
 
   StepPayoff payoff;
   int steps;
