@@ -18,6 +18,8 @@ namespace {
 
 // A case file:   base: <a job config>
 //                cases: [{name, set: {key: value}, expect: {output: value}}, ...]
+// An expected value without a closed form is a high-precision run given as
+// [value, its standard error]; the two errors then add in quadrature.
 std::vector<ValidationRow> run_file(const fs::path& file, const RunOptions& options,
                                     const std::vector<std::string>& overrides) {
   const YAML::Node doc = YAML::LoadFile(file.string());
@@ -41,11 +43,14 @@ std::vector<ValidationRow> run_file(const fs::path& file, const RunOptions& opti
     const auto& scenario = r.scenarios.front();
     for (const auto& kv : c["expect"]) {
       const std::string output = kv.first.as<std::string>();
-      const auto expected = io::parse_number(kv.second.as<std::string>());
-      if (!expected) throw std::runtime_error(file.string() + " case " + name + ": bad expect value");
+      const bool measured = kv.second.IsSequence() && kv.second.size() == 2;
+      const auto expected = io::parse_number((measured ? kv.second[0] : kv.second).as<std::string>());
+      const auto expected_error = measured ? io::parse_number(kv.second[1].as<std::string>()) : 0.0;
+      if (!expected || !expected_error)
+        throw std::runtime_error(file.string() + " case " + name + ": bad expect value (a number or [value, error])");
       ValidationRow row{file.filename().string(), name, output, NAN, NAN, *expected, NAN, false, ""};
       for (const auto& e : scenario.estimates)
-        if (e.name == output) row.estimate = e.value, row.std_error = e.std_error;
+        if (e.name == output) row.estimate = e.value, row.std_error = std::hypot(e.std_error, *expected_error);
       row.z = (row.estimate - row.reference) / row.std_error;
       // An approximate closed form states its error; it widens the band by that much.
       double tolerance = 0;
@@ -54,6 +59,7 @@ std::vector<ValidationRow> run_file(const fs::path& file, const RunOptions& opti
       row.pass = std::isfinite(row.z) &&
                  std::fabs(row.estimate - row.reference) <= kMaxAbsZ * row.std_error + tolerance;
       if (tolerance > 0) row.note = fmt::format("reference approximate to {:.2g}", tolerance);
+      if (measured) row.note = fmt::format("reference by a run with std error {:.2g}, included", *expected_error);
       if (std::isnan(row.estimate)) row.note = "no such estimate";
       // The model's own closed form must agree with the independently computed value.
       for (const auto& ref : scenario.references) {

@@ -1,5 +1,6 @@
 // `mcsim validate`: runs every reference case under validation/ and compares each
-// estimate with its analytic value by z = (estimate - reference) / std_error.
+// estimate with its reference value by z = (estimate - reference) / std_error, where
+// std_error also holds the reference's own error when it comes from a long run.
 #pragma once
 #include <string>
 #include <vector>
