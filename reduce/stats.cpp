@@ -58,4 +58,13 @@ ControlVariate control_variate(const std::vector<double>& tally, int y, int c, i
   return out;
 }
 
+double antithetic_variance_reduction(const std::vector<double>& tally, int pair, int single) {
+  const auto variance = [&](int k) {
+    const double n = tally[3 * k], sum = tally[3 * k + 1], sum_sq = tally[3 * k + 2];
+    return (sum_sq - sum * sum / n) / (n - 1);
+  };
+  const double pairs = variance(pair);
+  return pairs > 0 ? variance(single) / (2 * pairs) : std::numeric_limits<double>::infinity();
+}
+
 }  // namespace mcsim::reduce

@@ -32,4 +32,9 @@ struct ControlVariate {
 ControlVariate control_variate(const std::vector<double>& tally, int y, int c, int yc, double control_mean,
                                const std::string& name);
 
+// Antithetic pairs: output `pair` holds the mean of a pair (Z, -Z), output `single`
+// the first path of the pair alone. The factor Var(single) / (2 Var(pair)) compares
+// equal work: a pair costs two paths.
+double antithetic_variance_reduction(const std::vector<double>& tally, int pair, int single);
+
 }  // namespace mcsim::reduce

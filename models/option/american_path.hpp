@@ -20,7 +20,7 @@ MCSIM_HD Real lsm_continuation(const Real* b, Real moneyness) {
 template <class Real>
 struct AmericanPath {
   using real_type = Real;
-  static constexpr int kOutputs = 1;  // price
+  static constexpr int kOutputs = 2;  // price, and the first path of an antithetic pair alone
   static constexpr int kGroup = rng::NormalBlock<Real>::size;
   static constexpr int kMinBlocksPerSM = 2;  // CUDA launch bound: up to 128 registers
   static constexpr int kMaxDates = 256;
@@ -57,7 +57,10 @@ struct AmericanPath {
           }
         }
     }
-    for (int l = 0; l < lanes; ++l) acc.add(0, antithetic ? Real(0.5) * (value[0][l] + value[1][l]) : value[0][l]);
+    for (int l = 0; l < lanes; ++l) {
+      acc.add(0, antithetic ? Real(0.5) * (value[0][l] + value[1][l]) : value[0][l]);
+      acc.add(1, value[0][l]);
+    }
   }
 };
 

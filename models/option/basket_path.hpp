@@ -18,7 +18,8 @@ enum class BasketPayoff : int { Average, Max, Min, Spread };
 template <class Real, bool WithControl = false>
 struct BasketPath {
   using real_type = Real;
-  static constexpr int kOutputs = WithControl ? 3 : 1;  // price [, control, price x control]
+  // price [, control, price x control], and the first path of an antithetic pair alone
+  static constexpr int kOutputs = (WithControl ? 3 : 1) + 1;
   static constexpr int kGroup = rng::NormalBlock<Real>::size;
   static constexpr int kMinBlocksPerSM = 1;  // CUDA launch bound: registers as needed
   static constexpr int kMaxAssets = 16;
@@ -47,7 +48,7 @@ struct BasketPath {
       return discount * (paid > Real(0) ? paid : Real(0));
     };
     for (int lane = 0; lane < lanes; ++lane) {
-      Real total = Real(0), control_total = Real(0);
+      Real total = Real(0), control_total = Real(0), first = Real(0);
       for (int copy = 0; copy < (antithetic ? 2 : 1); ++copy) {
         const Real mirror = copy ? Real(-1) : Real(1);
         Real sum = Real(0), best = Real(0), worst = Real(0), log_geometric = Real(0), first = Real(0);
@@ -70,6 +71,7 @@ struct BasketPath {
           case BasketPayoff::Spread: value = vanilla(first - (sum - first)); break;
         }
         total += value;
+        if (copy == 0) first = value;
         if constexpr (WithControl) control_total += vanilla(total_weight * fast_exp(log_geometric));
       }
       const Real copies = antithetic ? Real(2) : Real(1);
@@ -80,6 +82,7 @@ struct BasketPath {
         acc.add(1, c);
         acc.add(2, y * c);
       }
+      acc.add(kOutputs - 1, first);
     }
   }
 };

@@ -13,7 +13,10 @@ namespace mcsim::option {
 template <class Real, bool Greeks = false>
 struct EuropeanPath {
   using real_type = Real;
-  static constexpr int kOutputs = Greeks ? 5 : 1;  // price [, delta, gamma, vega, rho]
+  // price [, delta, gamma, vega, rho], and the first path of an antithetic pair alone
+  // (the price again without antithetics; it measures what the pairs gained)
+  static constexpr int kScored = Greeks ? 5 : 1;
+  static constexpr int kOutputs = kScored + 1;
   // Paths per stream: one Philox block yields this many normals, one per path.
   static constexpr int kGroup = rng::NormalBlock<Real>::size;
   static constexpr int kMinBlocksPerSM = 1;  // CUDA launch bound: registers as needed
@@ -29,7 +32,7 @@ struct EuropeanPath {
   Real spot, volatility, maturity, root_t;  // for the Greeks
 
   struct Sample {
-    Real v[kOutputs];
+    Real v[kScored];
   };
 
   MCSIM_HD Sample sample(Real z) const {
@@ -66,7 +69,8 @@ struct EuropeanPath {
       // Without antithetics the mirror is x itself and (x + x) / 2 == x exactly.
       const Sample mirror = made_if(antithetic, [&] { return sample(-z.z[i]); }, x);
       MCSIM_UNROLL
-      for (int k = 0; k < kOutputs; ++k) acc.add(k, Real(0.5) * (x.v[k] + choose(antithetic, mirror.v[k], x.v[k])));
+      for (int k = 0; k < kScored; ++k) acc.add(k, Real(0.5) * (x.v[k] + choose(antithetic, mirror.v[k], x.v[k])));
+      acc.add(kOutputs - 1, x.v[0]);
     }
   }
 };

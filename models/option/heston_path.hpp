@@ -11,7 +11,7 @@ namespace mcsim::option {
 template <class Real, int Copies>
 struct HestonPath {
   using real_type = Real;
-  static constexpr int kOutputs = 1;  // price
+  static constexpr int kOutputs = Copies == 2 ? 2 : 1;  // price [, the first path of each antithetic pair]
   static constexpr int kGroup = rng::NormalBlock<Real>::size;
   static constexpr int kMinBlocksPerSM = 2;
 
@@ -68,13 +68,16 @@ struct HestonPath {
       }
     }
     for (int lane = 0; lane < lanes; ++lane) {
-      Real total = Real(0);
+      Real total = Real(0), first = Real(0);
       MCSIM_UNROLL
       for (int c = 0; c < Copies; ++c) {
         const Real paid = sign * (fast_exp(x[c * G + lane]) - strike);
-        total += discount * (paid > Real(0) ? paid : Real(0));
+        const Real value = discount * (paid > Real(0) ? paid : Real(0));
+        total += value;
+        if (c == 0) first = value;
       }
       acc.add(0, total / static_cast<Real>(Copies));
+      if constexpr (Copies == 2) acc.add(1, first);
     }
   }
 };

@@ -221,29 +221,41 @@ std::vector<std::string> OptionModel::path_greeks() const {
   return out;
 }
 
+// The tally's outputs, in each kernel's order: the price, then a control and its
+// product with the price, or the path Greeks; last, the first path of each
+// antithetic pair alone (kernels whose pairs are chosen at run time always score it).
 std::vector<std::string> OptionModel::outputs() const {
-  if (spec_.control_variate) return {"price", "control", "price_x_control"};
-  if (!path_greeks().empty()) return {"price", "delta", "gamma", "vega", "rho"};  // EuropeanPath's order
-  return {"price"};
+  const OptionSpec& s = spec_;
+  std::vector<std::string> out{"price"};
+  if (s.control_variate) out.insert(out.end(), {"control", "price_x_control"});
+  const bool european = !s.heston() && !s.multi_asset() && (s.instrument == "european" || s.instrument == "digital");
+  if (european && !path_greeks().empty()) out.insert(out.end(), {"delta", "gamma", "vega", "rho"});
+  const bool pairs_at_run_time = european || s.multi_asset() || s.early_exercise();
+  if (pairs_at_run_time || s.antithetic) out.push_back("price_single");
+  return out;
 }
 
 Summary OptionModel::summarise(const std::vector<double>& total) const {
-  const auto wanted = path_greeks();
-  if (!wanted.empty()) {
-    // The path scores all four; report the price and the Greeks asked for.
-    Summary out;
-    for (const auto& e : reduce::estimates(total, outputs()))
-      if (e.name == "price" || std::find(wanted.begin(), wanted.end(), e.name) != wanted.end()) out.estimates.push_back(e);
-    return out;
+  const auto names = outputs();
+  const auto all = reduce::estimates(total, names);
+  Summary out;
+  if (spec_.control_variate) {
+    // Tally: the payoff Y, the control C, and Y C; the estimate is Y corrected by C.
+    const auto cv = reduce::control_variate(total, 0, 1, 2, control_mean(spec_), "price");
+    reduce::Estimate without = all[0];
+    without.name = "price_without_control";
+    out.estimates = {cv.estimate, without, all[1]};
+    out.diagnostics = {{"variance_reduction_factor", cv.variance_reduction}, {"control_beta", cv.beta}};
+  } else {
+    out.estimates.push_back(all[0]);
   }
-  if (!spec_.control_variate) return Model::summarise(total);
-  // Tally: the payoff Y, the control C, and Y C; the estimate is Y corrected by C.
-  const auto plain = reduce::estimates(total, outputs());
-  const auto cv = reduce::control_variate(total, 0, 1, 2, control_mean(spec_), "price");
-  reduce::Estimate without = plain[0], control = plain[1];
-  without.name = "price_without_control";
-  return {{cv.estimate, without, control},
-          {{"variance_reduction_factor", cv.variance_reduction}, {"control_beta", cv.beta}}};
+  const auto wanted = path_greeks();  // the path scores all four; report those asked for
+  for (const auto& e : all)
+    if (std::find(wanted.begin(), wanted.end(), e.name) != wanted.end()) out.estimates.push_back(e);
+  if (spec_.antithetic)
+    out.diagnostics.emplace_back("antithetic_variance_reduction_factor",
+                                 reduce::antithetic_variance_reduction(total, 0, static_cast<int>(names.size()) - 1));
+  return out;
 }
 
 std::vector<Reference> OptionModel::references() const {

@@ -22,7 +22,8 @@ enum class ControlKind : int { GeometricAsian, European };
 template <class Real, int Copies, bool WithControl = false>
 struct StepPath {
   using real_type = Real;
-  static constexpr int kOutputs = WithControl ? 3 : 1;  // price [, control, price x control]
+  // price [, control, price x control] [, the first path of each antithetic pair alone]
+  static constexpr int kOutputs = (WithControl ? 3 : 1) + (Copies == 2 ? 1 : 0);
   static constexpr int kGroup = rng::NormalBlock<Real>::size;
   static constexpr int kMaxTimes = 256;  // given fixing times; equal steps have no limit
   // CUDA launch bound: blocks of 256 threads resident per SM, which caps registers
@@ -183,7 +184,7 @@ struct StepPath {
     };
     for (int j = 0; j < W; ++j)
       for (int lane = 0; lane < lanes[j]; ++lane) {
-        Real total = Real(0), control_total = Real(0);
+        Real total = Real(0), control_total = Real(0), first = Real(0);
         MCSIM_UNROLL
         for (int c = 0; c < Copies; ++c) {
           const int i = c * G + lane;
@@ -203,6 +204,7 @@ struct StepPath {
                         : (Real(1) - survive) * value + survive * rebate_pv;
           }
           total += value;
+          if (c == 0) first = value;
           if constexpr (WithControl)
             control_total += vanilla(control == ControlKind::GeometricAsian ? fast_exp(log_sum[i][j] / n)
                                                                               : fast_exp(x[i][j]));
@@ -214,6 +216,7 @@ struct StepPath {
           acc[j].add(1, c);
           acc[j].add(2, y * c);
         }
+        if constexpr (Copies == 2) acc[j].add(kOutputs - 1, first);
       }
   }
 };
