@@ -14,6 +14,8 @@ namespace mcsim {
 using PathKernel =
     std::variant<option::EuropeanPath<float>, option::EuropeanPath<double>,  //
                  option::EuropeanPath<float, true>, option::EuropeanPath<double, true>,  // with Greeks
+                 option::EuropeanPath<float, false, true>, option::EuropeanPath<double, false, true>,  // antithetic
+                 option::EuropeanPath<float, true, true>, option::EuropeanPath<double, true, true>,
                  option::StepPath<float, 1>, option::StepPath<double, 1>,      // plain
                  option::StepPath<float, 2>, option::StepPath<double, 2>,      // antithetic
                  option::StepPath<float, 1, true>, option::StepPath<double, 1, true>,  // control variate

@@ -104,18 +104,4 @@ MCSIM_HD Real choose(bool flag, Real if_true, Real if_false) {
 #endif
 }
 
-// A value needed only when `flag` is on, for any type: the device makes it only
-// then (else returns `fallback`); the host makes it always, as SIMD lanes would,
-// and the caller picks per element with choose().
-template <class Fn, class T>
-MCSIM_HD T made_if(bool flag, const Fn& make, const T& fallback) {
-#if defined(MCSIM_DEVICE_CODE)
-  return flag ? make() : fallback;
-#else
-  (void)flag;
-  (void)fallback;
-  return make();
-#endif
-}
-
 }  // namespace mcsim

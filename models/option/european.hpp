@@ -10,13 +10,14 @@
 
 namespace mcsim::option {
 
-template <class Real, bool Greeks = false>
+// Antithetic: a sample is the mean over Z and -Z; the first path of each pair is
+// also scored alone, which measures what the pairs gained.
+template <class Real, bool Greeks = false, bool Antithetic = false>
 struct EuropeanPath {
   using real_type = Real;
-  // price [, delta, gamma, vega, rho], and the first path of an antithetic pair alone
-  // (the price again without antithetics; it measures what the pairs gained)
+  // price [, delta, gamma, vega, rho] [, the first path of an antithetic pair alone]
   static constexpr int kScored = Greeks ? 5 : 1;
-  static constexpr int kOutputs = kScored + 1;
+  static constexpr int kOutputs = kScored + (Antithetic ? 1 : 0);
   // Paths per stream: one Philox block yields this many normals, one per path.
   static constexpr int kGroup = rng::NormalBlock<Real>::size;
   static constexpr int kMinBlocksPerSM = 1;  // CUDA launch bound: registers as needed
@@ -28,7 +29,6 @@ struct EuropeanPath {
   Real cash;        // digital payout
   Real sign;        // +1 call, -1 put
   bool digital;
-  bool antithetic;  // a sample is the mean over Z and -Z
   Real spot, volatility, maturity, root_t;  // for the Greeks
 
   struct Sample {
@@ -66,11 +66,15 @@ struct EuropeanPath {
     MCSIM_UNROLL
     for (int i = 0; i < lanes; ++i) {
       const Sample x = sample(z.z[i]);
-      // Without antithetics the mirror is x itself and (x + x) / 2 == x exactly.
-      const Sample mirror = made_if(antithetic, [&] { return sample(-z.z[i]); }, x);
-      MCSIM_UNROLL
-      for (int k = 0; k < kScored; ++k) acc.add(k, Real(0.5) * (x.v[k] + choose(antithetic, mirror.v[k], x.v[k])));
-      acc.add(kOutputs - 1, x.v[0]);
+      if constexpr (Antithetic) {
+        const Sample mirror = sample(-z.z[i]);
+        MCSIM_UNROLL
+        for (int k = 0; k < kScored; ++k) acc.add(k, Real(0.5) * (x.v[k] + mirror.v[k]));
+        acc.add(kOutputs - 1, x.v[0]);
+      } else {
+        MCSIM_UNROLL
+        for (int k = 0; k < kScored; ++k) acc.add(k, x.v[k]);
+      }
     }
   }
 };

@@ -114,9 +114,9 @@ HestonPath<Real, Copies> make_heston_path(const OptionSpec& s) {
   return k;
 }
 
-template <class Real, bool Greeks>
-EuropeanPath<Real, Greeks> make_path(const OptionSpec& s) {
-  EuropeanPath<Real, Greeks> k{};
+template <class Real, bool Greeks, bool Antithetic>
+EuropeanPath<Real, Greeks, Antithetic> make_path(const OptionSpec& s) {
+  EuropeanPath<Real, Greeks, Antithetic> k{};
   k.log_drift = static_cast<Real>(std::log(s.spot) +
                                   (s.rate - s.dividend - 0.5 * s.volatility * s.volatility) * s.maturity);
   k.vol_sqrt_t = static_cast<Real>(s.volatility * std::sqrt(s.maturity));
@@ -125,7 +125,6 @@ EuropeanPath<Real, Greeks> make_path(const OptionSpec& s) {
   k.cash = static_cast<Real>(s.cash);
   k.sign = s.call ? Real(1) : Real(-1);
   k.digital = s.instrument == "digital";
-  k.antithetic = s.antithetic;
   k.spot = static_cast<Real>(s.spot);
   k.volatility = static_cast<Real>(s.volatility);
   k.maturity = static_cast<Real>(s.maturity);
@@ -230,7 +229,7 @@ std::vector<std::string> OptionModel::outputs() const {
   if (s.control_variate) out.insert(out.end(), {"control", "price_x_control"});
   const bool european = !s.heston() && !s.multi_asset() && (s.instrument == "european" || s.instrument == "digital");
   if (european && !path_greeks().empty()) out.insert(out.end(), {"delta", "gamma", "vega", "rho"});
-  const bool pairs_at_run_time = european || s.multi_asset() || s.early_exercise();
+  const bool pairs_at_run_time = s.multi_asset() || s.early_exercise();
   if (pairs_at_run_time || s.antithetic) out.push_back("price_single");
   return out;
 }
@@ -372,9 +371,11 @@ PathKernel OptionModel::kernel(Precision precision, std::uint64_t seed) const {
     if (a) return f ? PathKernel(make_step_path<float, 2, false>(spec_)) : PathKernel(make_step_path<double, 2, false>(spec_));
     return f ? PathKernel(make_step_path<float, 1, false>(spec_)) : PathKernel(make_step_path<double, 1, false>(spec_));
   }
-  const bool f = precision == Precision::Float;
-  if (!path_greeks().empty()) return f ? PathKernel(make_path<float, true>(spec_)) : PathKernel(make_path<double, true>(spec_));
-  return f ? PathKernel(make_path<float, false>(spec_)) : PathKernel(make_path<double, false>(spec_));
+  const bool f = precision == Precision::Float, g = !path_greeks().empty(), a = spec_.antithetic;
+  if (g && a) return f ? PathKernel(make_path<float, true, true>(spec_)) : PathKernel(make_path<double, true, true>(spec_));
+  if (g) return f ? PathKernel(make_path<float, true, false>(spec_)) : PathKernel(make_path<double, true, false>(spec_));
+  if (a) return f ? PathKernel(make_path<float, false, true>(spec_)) : PathKernel(make_path<double, false, true>(spec_));
+  return f ? PathKernel(make_path<float, false, false>(spec_)) : PathKernel(make_path<double, false, false>(spec_));
 }
 
 std::string OptionModel::describe() const {
