@@ -52,22 +52,23 @@ MCSIM_CPU_CLONES void run_chunk(const Kernel& kernel, const ChunkGeometry& geo,
       k.template simulate_batch<kStepBatch>(geo.seed, g, m);
       for (int j = 0; j < kStepBatch; ++j) acc.absorb(m[j]);
     }
-  }
-  for (; !Batched<Kernel>::value && g + kBatch <= full_end; g += kBatch) {
-    // Structure of arrays, so each field is one vector store per batch of lanes.
-    int n[K][kBatch];
-    Real sum[K][kBatch], sum_sq[K][kBatch];
+  } else {
+    for (; g + kBatch <= full_end; g += kBatch) {
+      // Structure of arrays, so each field is one vector store per batch of lanes.
+      int n[K][kBatch];
+      Real sum[K][kBatch], sum_sq[K][kBatch];
 #pragma GCC ivdep
-    for (int j = 0; j < kBatch; ++j) {
-      rng::Stream stream(geo.seed, g + static_cast<std::uint64_t>(j));
-      Group m;
-      k.simulate(stream, G, m);
-      for (int o = 0; o < K; ++o) n[o][j] = m.n[o], sum[o][j] = m.sum[o], sum_sq[o][j] = m.sum_sq[o];
-    }
-    for (int j = 0; j < kBatch; ++j) {
-      Group m;
-      for (int o = 0; o < K; ++o) m.n[o] = n[o][j], m.sum[o] = sum[o][j], m.sum_sq[o] = sum_sq[o][j];
-      acc.absorb(m);
+      for (int j = 0; j < kBatch; ++j) {
+        rng::Stream stream(geo.seed, g + static_cast<std::uint64_t>(j));
+        Group m;
+        k.simulate(stream, G, m);
+        for (int o = 0; o < K; ++o) n[o][j] = m.n[o], sum[o][j] = m.sum[o], sum_sq[o][j] = m.sum_sq[o];
+      }
+      for (int j = 0; j < kBatch; ++j) {
+        Group m;
+        for (int o = 0; o < K; ++o) m.n[o] = n[o][j], m.sum[o] = sum[o][j], m.sum_sq[o] = sum_sq[o][j];
+        acc.absorb(m);
+      }
     }
   }
   for (; g < r.last; ++g) run_group(k, geo.seed, g, lanes_of<G>(r, g), acc);

@@ -1,6 +1,7 @@
 // References for options on several assets: Margrabe's exchange option, two-asset
 // payoffs (sum, spread, best-of, worst-of) by one integral over the first asset,
 // and the weighted geometric basket, lognormal like a single asset.
+#include <algorithm>
 #include <cmath>
 
 #include "models/option/analytic.hpp"
@@ -18,19 +19,16 @@ double margrabe_price(double spot1, double spot2, double q1, double q2, double v
 
 namespace {
 
-// Undiscounted Black call and put on a lognormal Y with mean f and log-volatility v.
-double black_call(double f, double k, double v) {
-  if (k <= 0) return f - k;
-  if (v < 1e-14) return f > k ? f - k : 0.0;
-  const double d1 = (std::log(f / k) + 0.5 * v * v) / v;
-  return f * normal_cdf(d1) - k * normal_cdf(d1 - v);
+// Undiscounted Black call or put on a lognormal Y with mean f and log-volatility v:
+// Black-Scholes-Merton at zero rates over one unit of time, plus the edges it
+// does not cover (a strike at or below zero, no volatility left).
+double black(double f, double k, double v, bool call) {
+  if (k <= 0) return call ? f - k : 0.0;
+  if (v < 1e-14) return std::max(0.0, call ? f - k : k - f);
+  return bsm_price({f, k, 0.0, 0.0, v, 1.0, call});
 }
-double black_put(double f, double k, double v) {
-  if (k <= 0) return 0.0;
-  if (v < 1e-14) return k > f ? k - f : 0.0;
-  const double d1 = (std::log(f / k) + 0.5 * v * v) / v;
-  return k * normal_cdf(v - d1) - f * normal_cdf(-d1);
-}
+double black_call(double f, double k, double v) { return black(f, k, v, true); }
+double black_put(double f, double k, double v) { return black(f, k, v, false); }
 
 // Standard normals beyond this carry no weight a double can see.
 constexpr double kTail = 10.0;

@@ -4,7 +4,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "models/correlation.hpp"
+#include <fmt/format.h>
+
 #include "models/option/analytic.hpp"
 #include "models/option/lsm.hpp"
 
@@ -12,11 +13,9 @@ namespace mcsim::option {
 
 namespace {
 
-// Heston paths are stepped; without model.steps they take this many.
-constexpr std::uint64_t kHestonDefaultSteps = 100;
-// An American option is exercisable on this many dates unless model.steps says otherwise.
-constexpr std::uint64_t kAmericanDefaultDates = 50;
-constexpr std::uint64_t kDefaultRegressionPaths = 1 << 16;
+std::string number(double x) { return fmt::format("{:g}", x); }
+
+
 // Longstaff-Schwartz's rule, fitted on a cubic, falls short of the optimal exercise
 // by a small part of the price; the reference carries this relative tolerance.
 constexpr double kLsmTolerance = 0.005;
@@ -26,12 +25,6 @@ constexpr int kTreeSteps = 8000;
 // BGK's discrete-barrier correction is accurate to a small part of the shift it
 // makes; its reference carries a tolerance of this fraction of that shift.
 constexpr double kBgkTolerance = 0.1;
-
-std::string fmt_number(double x) {
-  std::ostringstream o;
-  o << x;
-  return o.str();
-}
 
 BsmInput bsm_input(const OptionSpec& s) {
   return {s.spot, s.strike, s.rate, s.dividend, s.volatility, s.maturity, s.call};
@@ -227,8 +220,7 @@ std::vector<std::string> OptionModel::outputs() const {
   const OptionSpec& s = spec_;
   std::vector<std::string> out{"price"};
   if (s.control_variate) out.insert(out.end(), {"control", "price_x_control"});
-  const bool european = !s.heston() && !s.multi_asset() && (s.instrument == "european" || s.instrument == "digital");
-  if (european && !path_greeks().empty()) out.insert(out.end(), {"delta", "gamma", "vega", "rho"});
+  if (!path_greeks().empty()) out.insert(out.end(), {"delta", "gamma", "vega", "rho"});
   const bool pairs_at_run_time = s.multi_asset() || s.early_exercise();
   if (pairs_at_run_time || s.antithetic) out.push_back("price_single");
   return out;
@@ -386,20 +378,20 @@ std::string OptionModel::describe() const {
     for (std::size_t a = 0; a < p.assets.size(); ++a)
       s << (a ? ", " : "") << p.weights[a] << " x " << p.assets[a].name << " S0=" << p.assets[a].spot
         << " sigma=" << p.assets[a].volatility;
-    s << ")" << (p.basket == "exchange" ? std::string() : " K=" + fmt_number(p.strike)) << " T=" << p.maturity
+    s << ")" << (p.basket == "exchange" ? std::string() : " K=" + number(p.strike)) << " T=" << p.maturity
       << " r=" << p.rate << (p.antithetic ? ", antithetic" : "") << (p.control_variate ? ", control variate" : "");
     return s.str();
   }
   s << p.instrument << (p.average.empty() ? "" : " " + p.average)
     << (p.strike_type.empty() ? "" : " " + p.strike_type + "-strike")
-    << (p.knock.empty() ? "" : " " + p.knock + " " + fmt_number(p.barrier)) << " " << (p.call ? "call" : "put");
+    << (p.knock.empty() ? "" : " " + p.knock + " " + number(p.barrier)) << " " << (p.call ? "call" : "put");
   if (p.heston())
     s << ", Heston (" << (p.qe ? "QE" : "full-truncation Euler") << ") S0=" << p.spot << " v0=" << p.v0
       << " kappa=" << p.kappa << " theta=" << p.theta << " xi=" << p.xi << " rho=" << p.rho;
   else
     s << ", GBM S0=" << p.spot << " sigma=" << p.volatility;
-  s << (p.strike_type == "floating" ? std::string() : " K=" + fmt_number(p.strike)) << " T=" << p.maturity
-    << " r=" << p.rate << " q=" << p.dividend << (p.instrument == "digital" ? " cash=" + fmt_number(p.cash) : "");
+  s << (p.strike_type == "floating" ? std::string() : " K=" + number(p.strike)) << " T=" << p.maturity
+    << " r=" << p.rate << " q=" << p.dividend << (p.instrument == "digital" ? " cash=" + number(p.cash) : "");
   if (p.path_dependent() || p.heston())
     s << ", " << (p.times.empty() ? p.steps : p.times.size())
       << (p.continuous ? " steps, continuous monitoring" : " steps");
@@ -408,218 +400,6 @@ std::string OptionModel::describe() const {
       << " separate paths";
   s << (p.antithetic ? ", antithetic" : "") << (p.control_variate ? ", control variate" : "");
   return s.str();
-}
-
-namespace {
-
-// model.process.assets and correlation: several correlated GBM assets.
-void parse_assets(io::Block& process, OptionSpec& s) {
-  using io::Range;
-  if (s.heston()) process.error("assets", "several assets move under gbm only in this version");
-  for (const char* key : {"spot", "volatility", "dividend"})
-    if (process.has(key)) process.error(key, std::string("with assets, each asset has its own ") + key);
-  auto list = process.children("assets");
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    io::Block& b = list[i];
-    Asset a;
-    a.name = b.text("name", "asset" + std::to_string(i));
-    a.spot = b.real("spot", std::nullopt, Range::positive());
-    a.volatility = b.real("volatility", std::nullopt, Range::positive());
-    a.dividend = b.real("dividend", 0.0, {-1.0, 1.0});
-    b.finish();
-    for (const Asset& earlier : s.assets)
-      if (earlier.name == a.name) b.error("name", "asset '" + a.name + "' is listed twice");
-    s.assets.push_back(a);
-  }
-  const std::size_t n = s.assets.size();
-  constexpr std::size_t kMax = BasketPath<double>::kMaxAssets;
-  if (n == 0 && process.has("assets")) process.error("assets", "needs at least one asset");
-  if (n > kMax) process.error("assets", "at most " + std::to_string(kMax) + " assets in this version (got " +
-                                            std::to_string(n) + ")");
-  if (process.has("correlation")) {
-    s.correlation = process.matrix("correlation", {-1.0, 1.0});
-  } else if (n > 1) {
-    process.error("", "missing required key 'correlation' (an n x n matrix for the " + std::to_string(n) + " assets)");
-  } else {
-    s.correlation = {{1.0}};
-  }
-  if (s.correlation.empty() || n == 0 || n > kMax) return;
-  if (s.correlation.size() != n) {
-    process.error("correlation", "has " + std::to_string(s.correlation.size()) + " rows for " + std::to_string(n) +
-                                     " assets");
-    return;
-  }
-  const CholeskyFactor f = correlation_cholesky(s.correlation);
-  if (!f.error.empty()) process.error("correlation", f.error);
-  s.cholesky = f.lower;
-}
-
-// A basket's payoff, weights and strike.
-void parse_basket(io::Block& inst, OptionSpec& s) {
-  using io::Range;
-  s.basket = inst.choice("payoff", {"average", "max", "min", "exchange", "spread"}, std::nullopt);
-  const std::size_t n = s.assets.size();
-  const bool pair = s.basket == "exchange" || s.basket == "spread";
-  if (pair && n != 2) inst.error("payoff", s.basket + " needs exactly two assets (got " + std::to_string(n) + ")");
-  if (s.basket == "exchange") {
-    if (inst.has("strike")) inst.error("strike", "an exchange option has no strike (it pays S1 - S2)");
-  } else {
-    s.strike = inst.real("strike", std::nullopt, pair ? Range{} : Range::positive());  // a spread's may be <= 0
-  }
-  if (inst.has("weights")) {
-    s.weights = inst.reals("weights", Range::positive());
-    if (s.weights.size() != n && inst.valid())
-      inst.error("weights", "needs one weight per asset (" + std::to_string(n) + "), got " +
-                                std::to_string(s.weights.size()));
-  } else {
-    // An average basket is the plain mean; the others take each asset once.
-    s.weights.assign(n, s.basket == "average" ? 1.0 / static_cast<double>(n) : 1.0);
-  }
-}
-
-}  // namespace
-
-std::unique_ptr<Model> parse_option_model(io::Block& model) {
-  OptionSpec s;
-  using io::Range;
-
-  io::Block process = model.child("process", true);
-  s.process = process.choice("type", {"gbm", "heston"}, std::string("gbm"));
-  s.rate = process.real("rate", 0.0, {-1.0, 1.0});
-  if (process.has("assets")) {
-    parse_assets(process, s);
-  } else {
-    s.spot = process.real("spot", std::nullopt, Range::positive());
-    s.dividend = process.real("dividend", 0.0, {-1.0, 1.0});
-    process.not_available("correlation", "a correlation without model.process.assets");
-  }
-  if (s.heston()) {
-    s.v0 = process.real("v0", std::nullopt, Range{0, 1e308, false, false});
-    s.kappa = process.real("kappa", std::nullopt, Range::positive());
-    s.theta = process.real("theta", std::nullopt, Range::positive());
-    s.xi = process.real("xi", std::nullopt, Range::positive());
-    s.rho = process.real("rho", std::nullopt, Range{-1.0, 1.0});
-    s.qe = process.choice("scheme", {"qe", "euler"}, std::string("qe")) == "qe";
-  } else if (!s.multi_asset()) {
-    s.volatility = process.real("volatility", std::nullopt, Range::positive());
-  }
-  process.finish();
-
-  io::Block inst = model.child("instrument", true);
-  s.instrument = inst.choice(
-      "type", {"european", "digital", "asian", "barrier", "lookback", "basket", "american", "bermudan"}, std::nullopt);
-  if (s.instrument == "basket" && !s.multi_asset() && process.valid())
-    inst.error("type", "a basket needs several assets: give model.process.assets and correlation");
-  if (s.instrument != "basket" && s.multi_asset())
-    inst.error("type", "several assets price a basket only (type: basket)");
-  s.call = inst.choice("option", {"call", "put"}, std::nullopt) != "put";
-  s.maturity = inst.real("maturity", std::nullopt, Range::positive());
-  if (s.instrument == "lookback") {
-    s.strike_type = inst.choice("strike_type", {"fixed", "floating"}, std::string("fixed"));
-    if (s.strike_type == "fixed") s.strike = inst.real("strike", std::nullopt, Range::positive());
-    else if (inst.has("strike")) inst.error("strike", "a floating-strike lookback has no strike");
-  } else if (s.instrument == "basket") {
-    parse_basket(inst, s);
-  } else {
-    s.strike = inst.real("strike", std::nullopt, Range::positive());
-  }
-  constexpr std::uint64_t kMaxDates = AmericanPath<double>::kMaxDates;
-  if (s.instrument == "bermudan") {
-    s.steps = inst.count("exercise_dates", std::nullopt, 1, kMaxDates);
-  } else if (inst.has("exercise_dates")) {
-    inst.error("exercise_dates", "only a Bermudan option has exercise dates (an American is exercisable at every step)");
-  }
-  if (s.instrument == "digital") {
-    s.cash = inst.real("cash", 1.0, Range::positive());
-  } else if (inst.has("cash")) {
-    inst.error("cash", "only a digital option has a cash payout");
-  }
-  if (s.instrument == "asian") {
-    s.average = inst.choice("average", {"arithmetic", "geometric"}, std::string("arithmetic"));
-    if (inst.has("times")) {
-      s.times = inst.reals("times", Range::positive());
-      if (inst.has("fixings")) inst.error("fixings", "give fixings or times, not both");
-      for (std::size_t i = 0; i < s.times.size(); ++i) {
-        if (i && s.times[i] <= s.times[i - 1]) inst.error("times", "fixing times must increase");
-        if (s.times[i] > s.maturity) inst.error("times", "a fixing time is after the maturity");
-      }
-      if (s.times.size() > static_cast<std::size_t>(StepPath<double, 1>::kMaxTimes))
-        inst.error("times", "at most " + std::to_string(StepPath<double, 1>::kMaxTimes) +
-                                " given times (equally spaced fixings have no limit)");
-      if (s.times.empty()) inst.error("times", "needs at least one fixing time");
-    } else {
-      s.steps = inst.count("fixings", std::nullopt, 1);
-    }
-  }
-  // A barrier: the instrument of type barrier (on the European payoff) or an
-  // optional knock condition on an Asian.
-  const bool barrier_allowed = s.instrument == "barrier" || s.instrument == "asian";
-  if (barrier_allowed && (s.instrument == "barrier" || inst.has("barrier"))) {
-    s.barrier = inst.real("barrier", std::nullopt, Range::positive());
-    s.knock = inst.choice("kind", {"down-and-out", "up-and-out", "down-and-in", "up-and-in"}, std::nullopt);
-    s.rebate = inst.real("rebate", 0.0, Range{0, 1e308, false, false});
-    const bool down = s.knock.rfind("down", 0) == 0;
-    if (!s.knock.empty() && s.spot > 0 && (down ? s.spot <= s.barrier : s.spot >= s.barrier))
-      inst.error("barrier", "the spot " + fmt_number(s.spot) + " is already " + (down ? "at or below" : "at or above") +
-                                " the " + (down ? "down" : "up") + " barrier " + fmt_number(s.barrier));
-  } else {
-    for (const char* key : {"barrier", "kind", "rebate"})
-      if (inst.has(key)) inst.error(key, "only a barrier or an Asian option has a barrier");
-  }
-  if (s.instrument == "barrier" || s.instrument == "lookback") {
-    s.continuous = inst.choice("monitoring", {"continuous", "discrete"}, std::string("discrete")) == "continuous";
-  } else if (inst.has("monitoring") && !(s.instrument == "asian" && !s.knock.empty())) {
-    inst.error("monitoring", "only barriers and lookbacks are monitored");
-  } else if (inst.has("monitoring")) {
-    s.continuous = inst.choice("monitoring", {"continuous", "discrete"}, std::string("discrete")) == "continuous";
-  }
-  inst.finish();
-
-  if (s.instrument == "asian") {
-    if (model.has("steps")) model.error("steps", "an Asian option steps at its fixings; set instrument.fixings");
-  } else if (s.instrument == "basket") {
-    if (model.has("steps")) model.error("steps", "a basket pays on its assets at maturity, reached in one exact step");
-  } else if (s.instrument == "bermudan") {
-    if (model.has("steps")) model.error("steps", "a Bermudan option steps at its exercise dates; set instrument.exercise_dates");
-  } else {
-    s.steps = model.count("steps", s.heston() ? kHestonDefaultSteps : s.instrument == "american" ? kAmericanDefaultDates : 1, 1);
-  }
-  if (s.early_exercise()) {
-    if (s.steps > kMaxDates) model.error("steps", "an American option is exercisable on at most " + std::to_string(kMaxDates) + " dates");
-    s.regression_paths = model.count("regression_paths", kDefaultRegressionPaths, 64, std::uint64_t{1} << 26);
-    if (s.regression_paths % 2) model.error("regression_paths", "must be even (paths are drawn in pairs)");
-  } else if (model.has("regression_paths")) {
-    model.error("regression_paths", "only American and Bermudan options fit an exercise rule");
-  }
-  if (s.heston() && s.instrument != "european")
-    inst.error("type", "under heston this version prices european options only");
-  for (const auto& v : model.choices("variance_reduction", {"antithetic", "control_variate"})) {
-    if (v == "antithetic") s.antithetic = true;
-    if (v == "control_variate") s.control_variate = true;
-  }
-  if (s.control_variate) {
-    // The control must have a known mean and move with the payoff.
-    if (s.early_exercise())
-      model.error("variance_reduction", "control_variate is not available for early exercise in this version");
-    else if (s.instrument == "basket" && s.basket != "average")
-      model.error("variance_reduction", "a basket's control is the geometric basket: it serves payoff: average");
-    else if (!s.path_dependent() && s.instrument != "basket")
-      model.error("variance_reduction", "control_variate needs a path-dependent instrument (asian, barrier, lookback) "
-                                        "or an average basket; a European is its own closed form");
-    else if (s.instrument == "asian" && (s.average != "arithmetic" || !s.knock.empty()))
-      model.error("variance_reduction", "an Asian's control is the geometric Asian: it serves an arithmetic average "
-                                        "without a barrier");
-  }
-  s.greeks = model.choices("greeks", {"delta", "gamma", "vega", "rho", "theta"});
-  if (s.multi_asset() && !s.greeks.empty())
-    model.error("greeks", "Greeks of several assets are not computed in this version; run scenarios with --set instead");
-  if (s.heston())
-    for (const auto& g : s.greeks)
-      if (g == "vega") model.error("greeks", "vega needs a GBM volatility (under heston, bump v0 or theta with --set)");
-
-  // Errors inside list items (assets) reach the diagnostics without their parent block.
-  if (!model.valid() || !process.valid() || !inst.valid() || !model.diagnostics().empty()) return nullptr;
-  return std::make_unique<OptionModel>(s);
 }
 
 }  // namespace mcsim::option
