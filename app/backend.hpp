@@ -25,7 +25,8 @@ class Backend {
   virtual ~Backend() = default;
   virtual std::string name() const = 0;
   virtual std::vector<std::string> devices() const = 0;
-  // Writes chunk c's partial to out[(c - first) * width, ...) for c in [first, last).
+  // Writes chunk c's path moments to out[(c - first) * width, ...) for c in
+  // [first, last), width = tally_width(kernel).
   virtual void run(const PathKernel& kernel, const ChunkGeometry& geo, std::uint64_t first,
                    std::uint64_t last, double* out, Progress* progress) = 0;
   virtual std::vector<DeviceTiming> timings() const = 0;
@@ -33,8 +34,13 @@ class Backend {
   virtual std::uint64_t min_unit() const { return 1; }
 };
 
-// Doubles in one chunk partial of this kernel.
+// Doubles in one chunk partial of this kernel: the moments of its outputs, then,
+// for a kernel whose chunks are independent replicates (scrambled Sobol), the
+// moments of the chunk's own values as one sample (add_chunk_samples).
 std::size_t tally_width(const PathKernel& kernel);
+// Fills a replicate kernel's chunk-sample fields from the path moments a backend
+// wrote; does nothing for other kernels.
+void add_chunk_samples(const PathKernel& kernel, double* partial);
 
 std::unique_ptr<Backend> make_cpu_backend();
 // Null, with the reason in *why, when no usable CUDA device (or no CUDA build).

@@ -114,14 +114,6 @@ class CpuBackend : public Backend {
 
 }  // namespace
 
-std::size_t tally_width(const PathKernel& kernel) {
-  return std::visit(
-      [](const auto& k) {
-        return static_cast<std::size_t>(reduce::kMomentFields * std::decay_t<decltype(k)>::kOutputs);
-      },
-      kernel);
-}
-
 std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
 
 }  // namespace mcsim

@@ -26,7 +26,8 @@ void check(cudaError_t e, int device, const std::string& what) {
 
 template <class Kernel, int Block>
 __global__ void __launch_bounds__(Block, Kernel::kMinBlocksPerSM)
-    chunk_kernel(const Kernel kernel, const ChunkGeometry geo, std::uint64_t first_chunk, double* out) {
+    chunk_kernel(const Kernel kernel, const ChunkGeometry geo, std::uint64_t first_chunk, std::size_t width,
+                 double* out) {
   using Acc = reduce::Moments<Kernel::kOutputs>;
   Acc acc;
   const std::uint64_t chunk = first_chunk + blockIdx.x;
@@ -39,7 +40,7 @@ __global__ void __launch_bounds__(Block, Kernel::kMinBlocksPerSM)
 #pragma unroll
   for (int i = 0; i < Acc::size; ++i) {
     const double total = BlockReduce(temp).Sum(acc.v[i]);
-    if (threadIdx.x == 0) out[static_cast<std::size_t>(blockIdx.x) * Acc::size + i] = total;
+    if (threadIdx.x == 0) out[static_cast<std::size_t>(blockIdx.x) * width + i] = total;
     __syncthreads();  // temp is reused by the next field
   }
 }
@@ -86,7 +87,7 @@ class CudaBackend : public Backend {
       const std::uint64_t n = std::min(kMaxChunksPerLaunch, last - c);
       const std::string where = "chunks " + std::to_string(c) + ".." + std::to_string(c + n - 1);
       check(cudaEventRecord(start), device_, where);
-      chunk_kernel<Kernel, kBlock><<<static_cast<unsigned>(n), kBlock>>>(kernel, geo, c, out_);
+      chunk_kernel<Kernel, kBlock><<<static_cast<unsigned>(n), kBlock>>>(kernel, geo, c, width, out_);
       check(cudaGetLastError(), device_, "launch of " + where);
       check(cudaEventRecord(stop), device_, where);
       check(cudaMemcpy(out + (c - first) * width, out_, n * width * sizeof(double),

@@ -187,7 +187,7 @@ io::Results simulate_job(const io::Job& job, const RunOptions& options) {
   auto backends = choose_backends(options.backend.value_or(run.backend));
   std::vector<Backend*> devices;
   for (auto& b : backends) devices.push_back(b.get());
-  const PathKernel kernel = job.model->kernel(run.precision, run.seed);
+  const PathKernel kernel = job.model->kernel({run.precision, run.seed, run.chunk_paths});
   const std::size_t width = tally_width(kernel);
   const std::uint64_t chunks = (run.paths + run.chunk_paths - 1) / run.chunk_paths;
   const ChunkGeometry geo{run.paths, run.chunk_paths, run.seed};

@@ -83,6 +83,7 @@ bool run_chunks(const std::vector<Backend*>& backends, const PathKernel& kernel,
         if (i >= units.size()) break;
         const ChunkSpan u = units[i];
         backend->run(kernel, geo, u.first, u.last, store.slot(u.first), progress);
+        for (std::uint64_t c = u.first; c < u.last; ++c) add_chunk_samples(kernel, store.slot(c));
         check_finite(store, u, backend->devices().front());
         store.finish(u.first, u.last);
       }

@@ -97,6 +97,32 @@ RunConfig parse_run(Block& run, const std::string& file) {
   return r;
 }
 
+// Chunks that are independent replicates (scrambled Sobol point sets): 2^m paths
+// each, the job a whole number of them, enough of them for an error bar. By
+// default the largest such chunk leaving at least kReplicateChunks of them.
+constexpr std::uint64_t kMinReplicatePaths = 1024, kMaxReplicatePaths = std::uint64_t{1} << 24;
+constexpr std::uint64_t kReplicateChunks = 32, kMinReplicateChunks = 8;
+void replicate_chunks(Block& run, RunConfig& r) {
+  const auto power_of_two = [](std::uint64_t x) { return x && !(x & (x - 1)); };
+  const std::string why = "with variance_reduction sobol each chunk is one scrambled point set of 2^m paths "
+                          "(1024 to 2^24), and the job needs at least 8 of them for its error bar";
+  if (run.has("chunk_paths")) {
+    const std::uint64_t c = r.chunk_paths;
+    if (!power_of_two(c) || c < kMinReplicatePaths || c > kMaxReplicatePaths)
+      return run.error("chunk_paths", std::to_string(c) + " is not a power of two from 1024 to 2^24: " + why);
+    if (r.paths % c || r.paths / c < kMinReplicateChunks)
+      run.error("paths", std::to_string(r.paths) + " is not a multiple of 8 or more chunks of " + std::to_string(c) +
+                             ": " + why);
+    return;
+  }
+  std::uint64_t c = kMaxReplicatePaths;
+  while (c > kMinReplicatePaths && (r.paths % c || r.paths / c < kReplicateChunks)) c /= 2;
+  if (r.paths % c || r.paths / c < kMinReplicateChunks)
+    return run.error("paths", std::to_string(r.paths) + " paths cannot be split into such chunks: " + why +
+                                  " (e.g. paths: 1048576, 32 chunks of 32768)");
+  r.chunk_paths = c;
+}
+
 }  // namespace
 
 Job load_job_text(const std::string& text, const std::string& label,
@@ -135,7 +161,12 @@ Job load_job_text(const std::string& text, const std::string& label,
   top.finish();
 
   if (!diag.empty()) throw ConfigError(diag);
-  if (!run.has("chunk_paths")) job.run.chunk_paths = default_chunk_paths(job.run.paths, job.model->steps_per_path());
+  if (job.model->chunk_replicates()) {
+    replicate_chunks(run, job.run);
+    if (!diag.empty()) throw ConfigError(diag);
+  } else if (!run.has("chunk_paths")) {
+    job.run.chunk_paths = default_chunk_paths(job.run.paths, job.model->steps_per_path());
+  }
   YAML::Emitter out;
   out << root;
   job.yaml = out.c_str();

@@ -20,6 +20,8 @@ using PathKernel =
                  option::StepPath<float, 2>, option::StepPath<double, 2>,      // antithetic
                  option::StepPath<float, 1, true>, option::StepPath<double, 1, true>,  // control variate
                  option::StepPath<float, 2, true>, option::StepPath<double, 2, true>,
+                 option::StepPath<float, 1, false, true>, option::StepPath<double, 1, false, true>,  // Sobol
+                 option::StepPath<float, 1, true, true>, option::StepPath<double, 1, true, true>,
                  option::HestonPath<float, 1>, option::HestonPath<double, 1>,
                  option::HestonPath<float, 2>, option::HestonPath<double, 2>,
                  option::BasketPath<float>, option::BasketPath<double>,  //

@@ -13,6 +13,16 @@ namespace mcsim {
 
 enum class Precision { Float, Double };
 
+// What a kernel is built for: `seed` is the job's (a model that draws random numbers
+// to build its kernel, such as an American option's exercise rule, draws them from
+// the job's streams, and scrambled Sobol points are keyed by it); `chunk_paths` is
+// the chunk size (a Sobol chunk is one scrambled point set).
+struct KernelSetup {
+  Precision precision;
+  std::uint64_t seed;
+  std::uint64_t chunk_paths;
+};
+
 struct Reference {
   std::string name;
   double value;
@@ -47,9 +57,11 @@ class Model {
   }
   // Closed-form values of some outputs, where the model has them.
   virtual std::vector<Reference> references() const = 0;
-  // `seed` is the job's: a model that draws random numbers to build its kernel
-  // (the exercise rule of an American option) draws them from the job's streams.
-  virtual PathKernel kernel(Precision precision, std::uint64_t seed) const = 0;
+  virtual PathKernel kernel(const KernelSetup& setup) const = 0;
+  // True when each chunk is an independent randomisation of the whole estimator
+  // (scrambled Sobol points): chunks are then 2^m paths, and errors come from the
+  // spread of the chunk means.
+  virtual bool chunk_replicates() const { return false; }
   // The Greeks the job asked for, as bumps of its own config keys.
   virtual std::vector<GreekBump> greek_bumps() const { return {}; }
   // Time steps a path takes (sizes the planner's default chunks).

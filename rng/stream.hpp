@@ -18,6 +18,10 @@ class Stream {
         k0_(static_cast<std::uint32_t>(seed)),
         k1_(static_cast<std::uint32_t>(seed >> 32)) {}
 
+  MCSIM_HD std::uint64_t subsequence() const {
+    return static_cast<std::uint64_t>(ctr_.w[2]) | static_cast<std::uint64_t>(ctr_.w[3]) << 32;
+  }
+
   // The next block of four 32-bit words (what curand4() returns).
   MCSIM_HD Words4 next4() {
     const Words4 out = philox4x32_10(ctr_, k0_, k1_);

@@ -19,7 +19,9 @@ build/device/mcsim validate --backend cuda --set run.precision=float > "$out/val
 build/device/mcsim run configs/quickstart.yaml --force -q | tee "$out/quickstart.txt"
 build/device/bench/bench_option european cuda | tee "$out/bench-cuda.txt"
 build/device/bench/bench_option asian-barrier cuda | tee "$out/bench-asian.txt"
-for job in asian asian-cv basket american; do build/device/bench/bench_option $job cuda; done | tee "$out/bench-more.txt"
+for job in asian asian-cv asian-sobol basket american; do build/device/bench/bench_option $job cuda; done | tee "$out/bench-more.txt"
+# Sobol with the control reaches 1e-4 within a few point sets: time it at sizes around that.
+for n in 8192 32768 131072; do build/device/bench/bench_option asian-sobol-cv cuda $n; done | tee "$out/bench-sobol.txt"
 OMP_NUM_THREADS=1 build/device/bench/bench_option european cpu | tee "$out/bench-cpu.txt"
 OMP_NUM_THREADS=1 build/device/bench/bench_option asian-barrier cpu | tee -a "$out/bench-cpu.txt"
 # Scale-out: the 2^34-path job's overheads, then a job of seconds on one GPU, on

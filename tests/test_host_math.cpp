@@ -77,16 +77,23 @@ TEST_CASE("the CPU backend's vectorised batches give the bits of a group-by-grou
            " monitoring: continuous, rebate: 1.5 }\n  steps: 10\n",
            "  instrument: { type: lookback, strike_type: fixed, option: put, strike: 100, maturity: 1,"
            " monitoring: continuous }\n  steps: 10\n  variance_reduction: [antithetic]\n",
+           // Sobol points: bridge-filled steps (40 steps, 32 coarse points) and a bridge extreme.
+           "  instrument: { type: asian, average: arithmetic, fixings: 40, option: call, strike: 100, maturity: 1 }\n"
+           "  variance_reduction: [sobol, control_variate]\n",
+           "  instrument: { type: lookback, strike_type: floating, option: call, maturity: 1,"
+           " monitoring: continuous }\n  steps: 7\n  variance_reduction: [sobol]\n",
        })
     jobs.push_back(head + model);
   for (const char* precision : {"float", "double"})
     for (const auto& text : jobs) {
       INFO(precision << "\n" << text);
-      // 3 chunks, the last one short and ending inside a stream group.
+      // 3 chunks, the last one short and ending inside a stream group (Sobol point
+      // sets are whole chunks, at least 8 of them: the first 3 of 9).
+      const bool sobol = text.find("sobol") != std::string::npos;
       const io::Job job = io::load_job_text(text, "t.yaml",
-                                            {std::string("run.precision=") + precision, "run.paths=9003",
-                                             "run.chunk_paths=4096"});
-      const PathKernel kernel = job.model->kernel(job.run.precision, job.run.seed);
+                                            {std::string("run.precision=") + precision,
+                                             sobol ? "run.paths=36864" : "run.paths=9003", "run.chunk_paths=4096"});
+      const PathKernel kernel = job.model->kernel({job.run.precision, job.run.seed, job.run.chunk_paths});
       const ChunkGeometry geo{job.run.paths, job.run.chunk_paths, job.run.seed};
       const std::size_t width = tally_width(kernel);
       std::vector<double> batched(3 * width), walked(3 * width);
@@ -103,7 +110,7 @@ TEST_CASE("the CPU backend's vectorised batches give the bits of a group-by-grou
             }
           },
           kernel);
-      CHECK(batched[2 * width] == 9003 - 2 * 4096);  // the short chunk's path count
+      CHECK(batched[2 * width] == (sobol ? 4096 : 9003 - 2 * 4096));  // the third chunk's path count
       CHECK(std::memcmp(batched.data(), walked.data(), batched.size() * sizeof(double)) == 0);
     }
 }

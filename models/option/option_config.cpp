@@ -205,9 +205,19 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   }
   if (s.heston() && s.instrument != "european")
     inst.error("type", "under heston this version prices european options only");
-  for (const auto& v : model.choices("variance_reduction", {"antithetic", "control_variate"})) {
+  for (const auto& v : model.choices("variance_reduction", {"antithetic", "control_variate", "sobol"})) {
     if (v == "antithetic") s.antithetic = true;
     if (v == "control_variate") s.control_variate = true;
+    if (v == "sobol") s.sobol = true;
+  }
+  if (s.sobol) {
+    // The Brownian bridge builds one GBM path on equal steps.
+    if (s.heston() || s.multi_asset() || s.early_exercise() || s.instrument == "digital")
+      model.error("variance_reduction", "sobol drives a single GBM asset's path: european, asian, barrier or lookback");
+    else if (!s.times.empty())
+      model.error("variance_reduction", "sobol builds paths on equally spaced steps; give fixings, not times");
+    else if (s.antithetic)
+      model.error("variance_reduction", "sobol and antithetic do not combine (scrambled points are already balanced)");
   }
   if (s.control_variate) {
     // The control must have a known mean and move with the payoff.

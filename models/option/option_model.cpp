@@ -8,6 +8,7 @@
 
 #include "models/option/analytic.hpp"
 #include "models/option/lsm.hpp"
+#include "reduce/moments.hpp"
 
 namespace mcsim::option {
 
@@ -44,9 +45,9 @@ std::vector<double> fixing_times(const OptionSpec& s) {
   return t;
 }
 
-template <class Real, int Copies, bool Control>
-StepPath<Real, Copies, Control> make_step_path(const OptionSpec& s) {
-  StepPath<Real, Copies, Control> k{};
+template <class Real, int Copies, bool Control, bool Sobol = false>
+StepPath<Real, Copies, Control, Sobol> make_step_path(const OptionSpec& s, const KernelSetup& setup) {
+  StepPath<Real, Copies, Control, Sobol> k{};
   const double mu = s.rate - s.dividend - 0.5 * s.volatility * s.volatility;
   k.payoff = s.instrument == "lookback"
                  ? (s.strike_type == "floating" ? StepPayoff::LookbackFloating : StepPayoff::LookbackFixed)
@@ -77,6 +78,7 @@ StepPath<Real, Copies, Control> make_step_path(const OptionSpec& s) {
   k.log_barrier = static_cast<Real>(s.knock.empty() ? 0.0 : std::log(s.barrier));
   k.rebate_pv = static_cast<Real>(s.rebate * std::exp(-s.rate * s.maturity));
   k.control = s.instrument == "asian" ? ControlKind::GeometricAsian : ControlKind::European;
+  if constexpr (Sobol) k.plan = make_bridge_plan<Real>(k.steps, setup.chunk_paths, setup.seed);
   return k;
 }
 
@@ -206,17 +208,18 @@ double control_mean(const OptionSpec& s) {
 // other instruments, comes by bump and revalue).
 std::vector<std::string> OptionModel::path_greeks() const {
   std::vector<std::string> out;
-  if (spec_.heston() || spec_.multi_asset() || (spec_.instrument != "european" && spec_.instrument != "digital"))
+  if (spec_.heston() || spec_.multi_asset() || spec_.sobol ||
+      (spec_.instrument != "european" && spec_.instrument != "digital"))
     return out;
   for (const auto& g : spec_.greeks)
     if (g != "theta") out.push_back(g);
   return out;
 }
 
-// The tally's outputs, in each kernel's order: the price, then a control and its
-// product with the price, or the path Greeks; last, the first path of each
-// antithetic pair alone (kernels whose pairs are chosen at run time always score it).
-std::vector<std::string> OptionModel::outputs() const {
+// The kernel's outputs, in its order: the price, then a control and its product
+// with the price, or the path Greeks; last, the first path of each antithetic pair
+// alone (kernels whose pairs are chosen at run time always score it).
+std::vector<std::string> OptionModel::path_outputs() const {
   const OptionSpec& s = spec_;
   std::vector<std::string> out{"price"};
   if (s.control_variate) out.insert(out.end(), {"control", "price_x_control"});
@@ -226,10 +229,42 @@ std::vector<std::string> OptionModel::outputs() const {
   return out;
 }
 
+// The tally: the paths' outputs, then with Sobol points each chunk's values as one
+// sample of an independent scrambling (chunk_values in StepPath).
+std::vector<std::string> OptionModel::outputs() const {
+  std::vector<std::string> out = path_outputs();
+  if (spec_.sobol)
+    for (std::size_t i = 0, n = out.size(); i < n; ++i) out.push_back("chunk_" + out[i]);
+  return out;
+}
+
 Summary OptionModel::summarise(const std::vector<double>& total) const {
   const auto names = outputs();
   const auto all = reduce::estimates(total, names);
   Summary out;
+  if (spec_.sobol) {
+    // Values and errors from the chunks, each an independent scrambling; the paths'
+    // own variance says what plain Monte Carlo on as many paths would have given.
+    const std::size_t k = names.size() / 2;
+    const std::vector<double> chunks(total.begin() + static_cast<std::ptrdiff_t>(reduce::kMomentFields * k), total.end());
+    const auto per_chunk = reduce::estimates(chunks, path_outputs());
+    const double plain_var = all[0].std_error * all[0].std_error;
+    reduce::Estimate sobol = per_chunk[0];
+    if (spec_.control_variate) {
+      const auto cv = reduce::control_variate(chunks, 0, 1, 2, control_mean(spec_), "price");
+      sobol.name = "price_without_control";
+      out.estimates = {cv.estimate, sobol, per_chunk[1]};
+      out.diagnostics = {{"variance_reduction_factor", plain_var / (cv.estimate.std_error * cv.estimate.std_error)},
+                         {"control_beta", cv.beta}};
+    } else {
+      out.estimates = {sobol};
+      out.diagnostics = {{"variance_reduction_factor", plain_var / (sobol.std_error * sobol.std_error)}};
+    }
+    for (auto& e : out.estimates) e.samples = all[0].samples;  // paths, not chunks
+    out.diagnostics.emplace_back("sobol_variance_reduction_factor", plain_var / (sobol.std_error * sobol.std_error));
+    out.diagnostics.emplace_back("scramblings", static_cast<double>(per_chunk[0].samples));
+    return out;
+  }
   if (spec_.control_variate) {
     // Tally: the payoff Y, the control C, and Y C; the estimate is Y corrected by C.
     const auto cv = reduce::control_variate(total, 0, 1, 2, control_mean(spec_), "price");
@@ -339,7 +374,9 @@ std::vector<Reference> OptionModel::price_references() const {
   return {};
 }
 
-PathKernel OptionModel::kernel(Precision precision, std::uint64_t seed) const {
+PathKernel OptionModel::kernel(const KernelSetup& setup) const {
+  const Precision precision = setup.precision;
+  const std::uint64_t seed = setup.seed;
   if (spec_.early_exercise()) {
     if (precision == Precision::Float) return make_american_path<float>(spec_, seed);
     return make_american_path<double>(spec_, seed);
@@ -354,14 +391,19 @@ PathKernel OptionModel::kernel(Precision precision, std::uint64_t seed) const {
     if (spec_.antithetic) return f ? PathKernel(make_heston_path<float, 2>(spec_)) : PathKernel(make_heston_path<double, 2>(spec_));
     return f ? PathKernel(make_heston_path<float, 1>(spec_)) : PathKernel(make_heston_path<double, 1>(spec_));
   }
-  if (spec_.path_dependent()) {
-    const bool f = precision == Precision::Float, a = spec_.antithetic;
-    if (spec_.control_variate) {
-      if (a) return f ? PathKernel(make_step_path<float, 2, true>(spec_)) : PathKernel(make_step_path<double, 2, true>(spec_));
-      return f ? PathKernel(make_step_path<float, 1, true>(spec_)) : PathKernel(make_step_path<double, 1, true>(spec_));
+  if (spec_.stepped_gbm()) {
+    const bool f = precision == Precision::Float, a = spec_.antithetic, c = spec_.control_variate;
+    const OptionSpec& s = spec_;
+    if (spec_.sobol) {
+      if (c) return f ? PathKernel(make_step_path<float, 1, true, true>(s, setup)) : PathKernel(make_step_path<double, 1, true, true>(s, setup));
+      return f ? PathKernel(make_step_path<float, 1, false, true>(s, setup)) : PathKernel(make_step_path<double, 1, false, true>(s, setup));
     }
-    if (a) return f ? PathKernel(make_step_path<float, 2, false>(spec_)) : PathKernel(make_step_path<double, 2, false>(spec_));
-    return f ? PathKernel(make_step_path<float, 1, false>(spec_)) : PathKernel(make_step_path<double, 1, false>(spec_));
+    if (c) {
+      if (a) return f ? PathKernel(make_step_path<float, 2, true>(s, setup)) : PathKernel(make_step_path<double, 2, true>(s, setup));
+      return f ? PathKernel(make_step_path<float, 1, true>(s, setup)) : PathKernel(make_step_path<double, 1, true>(s, setup));
+    }
+    if (a) return f ? PathKernel(make_step_path<float, 2, false>(s, setup)) : PathKernel(make_step_path<double, 2, false>(s, setup));
+    return f ? PathKernel(make_step_path<float, 1, false>(s, setup)) : PathKernel(make_step_path<double, 1, false>(s, setup));
   }
   const bool f = precision == Precision::Float, g = !path_greeks().empty(), a = spec_.antithetic;
   if (g && a) return f ? PathKernel(make_path<float, true, true>(spec_)) : PathKernel(make_path<double, true, true>(spec_));
@@ -392,13 +434,14 @@ std::string OptionModel::describe() const {
     s << ", GBM S0=" << p.spot << " sigma=" << p.volatility;
   s << (p.strike_type == "floating" ? std::string() : " K=" + number(p.strike)) << " T=" << p.maturity
     << " r=" << p.rate << " q=" << p.dividend << (p.instrument == "digital" ? " cash=" + number(p.cash) : "");
-  if (p.path_dependent() || p.heston())
+  if (p.stepped_gbm() || p.heston())
     s << ", " << (p.times.empty() ? p.steps : p.times.size())
       << (p.continuous ? " steps, continuous monitoring" : " steps");
   if (p.early_exercise())
     s << ", exercisable on " << p.steps << " dates, Longstaff-Schwartz rule fitted on " << p.regression_paths
       << " separate paths";
-  s << (p.antithetic ? ", antithetic" : "") << (p.control_variate ? ", control variate" : "");
+  s << (p.antithetic ? ", antithetic" : "") << (p.control_variate ? ", control variate" : "")
+    << (p.sobol ? ", scrambled Sobol points (Brownian bridge)" : "");
   return s.str();
 }
 

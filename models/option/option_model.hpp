@@ -42,11 +42,14 @@ struct OptionSpec {
   std::uint64_t regression_paths = 0;  // Longstaff-Schwartz's fit, separate from pricing
   bool antithetic = false;
   bool control_variate = false;     // geometric Asian for an arithmetic one, else the European
+  bool sobol = false;               // scrambled Sobol points through the Brownian bridge
   std::vector<std::string> greeks;  // delta, gamma, vega, rho, theta
   bool path_dependent() const { return instrument == "asian" || instrument == "barrier" || instrument == "lookback"; }
   bool multi_asset() const { return !assets.empty(); }
   bool early_exercise() const { return instrument == "american" || instrument == "bermudan"; }
   bool heston() const { return process == "heston"; }
+  // Walked step by step (StepPath): path-dependent payoffs, and any GBM path from Sobol points.
+  bool stepped_gbm() const { return !heston() && (path_dependent() || sobol); }
 };
 
 class OptionModel : public Model {
@@ -56,11 +59,12 @@ class OptionModel : public Model {
   Summary summarise(const std::vector<double>& total) const override;
   std::vector<GreekBump> greek_bumps() const override;
   std::vector<Reference> references() const override;
-  PathKernel kernel(Precision precision, std::uint64_t seed) const override;
+  PathKernel kernel(const KernelSetup& setup) const override;
+  bool chunk_replicates() const override { return spec_.sobol; }
   std::string describe() const override;
   std::uint64_t steps_per_path() const override {
     if (spec_.multi_asset()) return spec_.assets.size();  // one normal per asset
-    const bool stepped = spec_.path_dependent() || spec_.heston() || spec_.early_exercise();
+    const bool stepped = spec_.stepped_gbm() || spec_.heston() || spec_.early_exercise();
     return stepped ? (spec_.times.empty() ? spec_.steps : spec_.times.size()) : 1;
   }
   const OptionSpec& spec() const { return spec_; }
@@ -68,6 +72,7 @@ class OptionModel : public Model {
  private:
   std::vector<Reference> price_references() const;
   std::vector<std::string> path_greeks() const;
+  std::vector<std::string> path_outputs() const;
   OptionSpec spec_;
 };
 

@@ -3,8 +3,12 @@
 // Asian), the running extreme (lookback), and an optional single barrier checked
 // at the fixings or continuously, through the Brownian bridge between them.
 // Written once for both backends; one thread walks the G paths of a stream group,
-// one Philox block per step giving each path its normal.
+// one Philox block per step giving each path its normal, or (Sobol) scrambled Sobol
+// points through the Brownian bridge giving it.
 #pragma once
+#include <type_traits>
+
+#include "models/option/sobol_bridge.hpp"
 #include "rng/hd.hpp"
 #include "rng/stream.hpp"
 
@@ -18,9 +22,11 @@ enum class ControlKind : int { GeometricAsian, European };
 // Copies = 2 adds the antithetic path (-Z) to each path; fixed at compile time so
 // the path state stays in registers. WithControl also scores a control variate on
 // the same path (the geometric Asian, or the European payoff) and the product of
-// the two, from which the estimate is corrected (reduce::control_variate).
-template <class Real, int Copies, bool WithControl = false>
+// the two, from which the estimate is corrected (reduce::control_variate). Sobol
+// draws the path from scrambled Sobol points, one scrambling per chunk.
+template <class Real, int Copies, bool WithControl = false, bool Sobol = false>
 struct StepPath {
+  static_assert(!(Sobol && Copies == 2), "Sobol paths have no antithetic copies");
   using real_type = Real;
   // price [, control, price x control] [, the first path of each antithetic pair alone]
   static constexpr int kOutputs = (WithControl ? 3 : 1) + (Copies == 2 ? 1 : 0);
@@ -29,7 +35,7 @@ struct StepPath {
   // CUDA launch bound: blocks of 256 threads resident per SM, which caps registers
   // (64 at 4, 128 at 2). Plain float paths fit in 64 without spilling; double paths
   // with antithetic copies or a control need more than 128.
-  static constexpr int kMinBlocksPerSM = sizeof(Real) == 4 && Copies == 1 && !WithControl ? 4
+  static constexpr int kMinBlocksPerSM = sizeof(Real) == 4 && Copies == 1 && !WithControl && !Sobol ? 4
                                          : sizeof(Real) == 8 && (Copies == 2 || WithControl) ? 1
                                                                                               : 2;
 
@@ -43,6 +49,18 @@ struct StepPath {
   bool continuous;  // barrier and extremes monitored between fixings too
   Real log_barrier, rebate_pv;  // rebate discounted from expiry
   ControlKind control;
+  struct NoPlan {};
+  std::conditional_t<Sobol, BridgePlan<Real>, NoPlan> plan;
+
+  // Sobol: each chunk is one scrambling, an estimate independent of the others, so
+  // the driver also tallies each chunk's values (chunk_values) as one sample.
+  static constexpr bool kReplicates = Sobol;
+  // A chunk's sample from its means: the means, but for the product of price and
+  // control, the product of their means (so the chunk samples' covariance is there).
+  static void chunk_values(const double* mean, double* value) {
+    for (int o = 0; o < kOutputs; ++o) value[o] = mean[o];
+    if constexpr (WithControl) value[2] = mean[0] * mean[1];
+  }
 
   // Uses the running maximum (else the minimum) of the path.
   MCSIM_HD bool wants_max() const {
@@ -53,7 +71,12 @@ struct StepPath {
   template <class Acc>
   MCSIM_HD void simulate(rng::Stream& stream, int lanes, Acc& acc) const {
     rng::OneStream source{stream};
-    dispatch<1>(source, &lanes, &acc);
+    if constexpr (Sobol) {
+      SobolBridge<Real, kGroup, 1, rng::OneStream> bridge(plan, source, stream.subsequence());
+      dispatch<1>(bridge, &lanes, &acc);
+    } else {
+      dispatch<1>(source, &lanes, &acc);
+    }
   }
 
   // W consecutive full groups from `first` stepped together, so the CPU backend's
@@ -64,7 +87,12 @@ struct StepPath {
     rng::GroupBatch source{seed, first, 0};
     int lanes[W];
     for (int j = 0; j < W; ++j) lanes[j] = kGroup;
-    dispatch<W>(source, lanes, acc);
+    if constexpr (Sobol) {
+      SobolBridge<Real, kGroup, W, rng::GroupBatch> bridge(plan, source, first);
+      dispatch<W>(bridge, lanes, acc);
+    } else {
+      dispatch<W>(source, lanes, acc);
+    }
   }
 
  private:
