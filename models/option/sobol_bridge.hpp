@@ -77,14 +77,18 @@ BridgePlan<Real> make_bridge_plan(int steps, std::uint64_t chunk_paths, std::uin
 // uniforms the walk asks for.
 template <class Real, int G, int W, class Inner>
 struct SobolBridge {
-  const BridgePlan<Real>& plan;
+  // No reference to the plan is kept: on the GPU the plan is a kernel parameter,
+  // and a stored reference to it would make every thread copy it to local memory.
+  int step_of[BridgePlan<Real>::kMax + 1];
   Inner inner;
   Real coarse[BridgePlan<Real>::kMax + 1][G][W];  // B at the coarse points
   Real now[G][W];                                 // B at the current step
-  int step = 0, next_point = 1;
+  int points, step = 0, next_point = 1;
   bool filled = false, stepping = false;          // this step drew fill normals; next() ends a step
 
-  MCSIM_HD SobolBridge(const BridgePlan<Real>& p, Inner in, std::uint64_t first) : plan(p), inner(in) {
+  MCSIM_HD SobolBridge(const BridgePlan<Real>& plan, Inner in, std::uint64_t first) : inner(in) {
+    points = plan.points;
+    for (int k = 0; k <= points; ++k) step_of[k] = plan.step_of[k];
     const std::uint64_t mask = (std::uint64_t{1} << plan.bits) - 1;
     for (int j = 0; j < W; ++j) {
       const std::uint64_t path0 = (first + static_cast<std::uint64_t>(j)) * G;  // a group lies in one chunk
@@ -107,7 +111,7 @@ struct SobolBridge {
   MCSIM_HD rng::NormalBlock<R> normals(int j) {
     stepping = true;
     rng::NormalBlock<R> out;
-    const int target = plan.step_of[next_point];
+    const int target = step_of[next_point];
     if (target == step + 1) {  // the step ends on a coarse point
       for (int l = 0; l < G; ++l) out.z[l] = coarse[next_point][l][j] - now[l][j], now[l][j] = coarse[next_point][l][j];
       return out;
@@ -133,7 +137,7 @@ struct SobolBridge {
     if (filled) inner.next();
     stepping = filled = false;
     ++step;
-    if (plan.step_of[next_point] == step) ++next_point;
+    if (next_point <= points && step_of[next_point] == step) ++next_point;
   }
 };
 
