@@ -57,19 +57,38 @@ void apply_override(YAML::Node root, const std::string& assignment, Diagnostics&
   std::vector<std::string> parts;
   std::stringstream ss(key);
   for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);
+  // A number names an item of a list: model.process.assets.0.spot.
+  const auto number = [](const std::string& part) {
+    return !part.empty() && part.find_first_not_of("0123456789") == std::string::npos;
+  };
   YAML::Node cur = root;
-  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const bool last = i + 1 == parts.size();
+    if (cur.IsSequence()) {
+      const std::size_t at = number(parts[i]) ? std::stoul(parts[i]) : cur.size();
+      if (at >= cur.size()) {
+        diag.error(YAML::Mark::null_mark(), "", "--set " + key + ": the list has no item " + parts[i] +
+                                                    " (it holds " + std::to_string(cur.size()) + ", numbered from 0)");
+        return;
+      }
+      if (last) cur[at] = value;
+      else cur.reset(cur[at]);
+      continue;
+    }
+    if (last) {
+      if (value.IsNull()) cur.remove(parts.back());  // KEY=null removes the key
+      else cur[parts.back()] = value;
+      break;
+    }
     YAML::Node next = cur[parts[i]];
-    if (next.IsDefined() && !next.IsNull() && !next.IsMap()) {
+    if (next.IsDefined() && !next.IsNull() && !next.IsMap() && !next.IsSequence()) {
       diag.error(YAML::Mark::null_mark(), "",
                  "--set " + key + ": '" + parts[i] + "' holds a value, not a block of keys");
       return;
     }
-    if (!next.IsMap()) cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
+    if (!next.IsMap() && !next.IsSequence()) cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
     cur.reset(cur[parts[i]]);
   }
-  if (value.IsNull()) cur.remove(parts.back());  // KEY=null removes the key
-  else cur[parts.back()] = value;
   diag.mark_overridden(key);
 }
 

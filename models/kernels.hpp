@@ -6,7 +6,6 @@
 #include "models/option/american_path.hpp"
 #include "models/option/basket_path.hpp"
 #include "models/option/european.hpp"
-#include "models/option/heston_path.hpp"
 #include "models/option/step_path.hpp"
 
 namespace mcsim {
@@ -22,8 +21,8 @@ using PathKernel =
                  option::StepPath<float, 2, true>, option::StepPath<double, 2, true>,
                  option::StepPath<float, 1, false, true>, option::StepPath<double, 1, false, true>,  // Sobol
                  option::StepPath<float, 1, true, true>, option::StepPath<double, 1, true, true>,
-                 option::HestonPath<float, 1>, option::HestonPath<double, 1>,
-                 option::HestonPath<float, 2>, option::HestonPath<double, 2>,
+                 option::StepPath<float, 1, false, false, true>, option::StepPath<double, 1, false, false, true>,  // Heston
+                 option::StepPath<float, 2, false, false, true>, option::StepPath<double, 2, false, false, true>,
                  option::BasketPath<float>, option::BasketPath<double>,  //
                  option::BasketPath<float, true>, option::BasketPath<double, true>,
                  option::AmericanPath<float>, option::AmericanPath<double>>;

@@ -228,3 +228,17 @@ TEST_CASE("basket mistakes name their keys", "[config][basket]") {
   CHECK(has_line(errors_of(kBasket, {"model.process.assets=[{name: A, spot: 1}]"}),
                  "--set model.process.assets: model.process.assets[0]: missing required key 'volatility'"));
 }
+
+TEST_CASE("set reaches an item of a list by its number", "[config][basket]") {
+  const auto job = io::load_job_text(kBasket, "job.yaml", {"model.process.assets.1.volatility=0.45"});
+  const auto& spec = dynamic_cast<const option::OptionModel&>(*job.model).spec();
+  CHECK(spec.assets[1].volatility == 0.45);
+  CHECK(spec.assets[0].volatility != 0.45);
+  CHECK(has_line(errors_of(kBasket, {"model.process.assets.2.spot=50"}), "the list has no item 2 (it holds 2, numbered from 0)"));
+  // Greeks of a basket are per asset, by bumps of these keys.
+  const auto greeks = io::load_job_text(kBasket, "job.yaml", {"model.greeks=[delta, vega]"}).model->greek_bumps();
+  REQUIRE(greeks.size() == 4);
+  CHECK(greeks[1].greek == "delta_B");
+  CHECK(greeks[1].key == "model.process.assets.1.spot");
+  CHECK(greeks[3].key == "model.process.assets.1.volatility");
+}

@@ -137,7 +137,7 @@ TEST_CASE("a non-finite GPU tally stops the run naming chunk and device", "[gpu]
   fs::remove_all(dir);
 }
 
-TEST_CASE("path-dependent, Heston, basket and Bermudan options and path Greeks agree on CPU and GPU", "[gpu]") {
+TEST_CASE("path-dependent, Heston, Sobol, basket and Bermudan options and path Greeks agree on CPU and GPU", "[gpu]") {
   if (!have_gpu()) return;
   const std::string base =
       "run: { name: t, paths: 200_003, seed: 12, chunk_paths: 4096 }\n"
@@ -162,6 +162,17 @@ TEST_CASE("path-dependent, Heston, basket and Bermudan options and path Greeks a
       "  process: { type: heston, spot: 100, rate: 0.01, v0: 0.04, kappa: 4, theta: 0.25, xi: 1, rho: -0.5, scheme: euler }\n"
       "  instrument: { type: european, option: put, strike: 95, maturity: 1 }\n  steps: 25\n"
       "  variance_reduction: [antithetic]\n",
+      // Heston under path-dependent payoffs, watched at the steps.
+      "  process: { type: heston, spot: 100, rate: 0.01, v0: 0.04, kappa: 4, theta: 0.25, xi: 1, rho: -0.5 }\n"
+      "  instrument: { type: asian, average: arithmetic, fixings: 24, option: call, strike: 100, maturity: 1,"
+      " barrier: 85, kind: down-and-out }\n  variance_reduction: [antithetic]\n",
+      "  process: { type: heston, spot: 100, rate: 0.01, v0: 0.04, kappa: 4, theta: 0.25, xi: 1, rho: -0.5, scheme: euler }\n"
+      "  instrument: { type: lookback, strike_type: fixed, option: put, strike: 100, maturity: 1 }\n  steps: 40\n",
+      // Scrambled Sobol points: 32 chunks, each one scrambling; the bridge fills 20 of 52 steps.
+      gbm + "  instrument: { type: asian, average: arithmetic, fixings: 52, option: call, strike: 100, maturity: 1 }\n"
+      "  variance_reduction: [sobol, control_variate]\n",
+      gbm + "  instrument: { type: barrier, option: call, strike: 100, maturity: 1, barrier: 90, kind: down-and-out,"
+      " monitoring: continuous }\n  steps: 16\n  variance_reduction: [sobol]\n",
       basket + "  instrument: { type: basket, payoff: average, option: call, strike: 100, maturity: 1 }\n"
       "  variance_reduction: [control_variate]\n",
       basket + "  instrument: { type: basket, payoff: max, option: put, strike: 105, maturity: 1 }\n"
@@ -177,7 +188,10 @@ TEST_CASE("path-dependent, Heston, basket and Bermudan options and path Greeks a
   for (const char* precision : {"float", "double"})
     for (const auto& inst : instruments) {
       INFO(precision << "\n" << inst);
-      const std::vector<std::string> sets{std::string("run.precision=") + precision};
+      // Sobol point sets are whole chunks: 32 of them.
+      const bool sobol = inst.find("sobol") != std::string::npos;
+      std::vector<std::string> sets{std::string("run.precision=") + precision};
+      if (sobol) sets.push_back("run.paths=131072");
       const auto cpu = run_on(io::BackendChoice::Cpu, base + inst, sets);
       const auto gpu = run_on(io::BackendChoice::Cuda, base + inst, sets);
       const auto& ce = cpu.scenarios.front().estimates;
@@ -187,7 +201,9 @@ TEST_CASE("path-dependent, Heston, basket and Bermudan options and path Greeks a
         INFO(ce[i].name);
         CHECK(ge[i].samples == ce[i].samples);
         CHECK(std::fabs(ge[i].value - ce[i].value) <= 2e-5 * std::fabs(ce[i].value));
-        CHECK(std::fabs(ge[i].std_error - ce[i].std_error) <= 2e-3 * ce[i].std_error);
+        // A Sobol error is the spread of 32 chunk means, each far more precise than
+        // a plain one: float rounding moves it more.
+        CHECK(std::fabs(ge[i].std_error - ce[i].std_error) <= (sobol ? 2e-2 : 2e-3) * ce[i].std_error);
       }
     }
 }

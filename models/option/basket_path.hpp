@@ -4,6 +4,7 @@
 // backends; one thread takes the G paths of a stream group, one Philox block per
 // asset giving each path that asset's independent normal.
 #pragma once
+#include "models/option/payoff.hpp"
 #include "rng/hd.hpp"
 #include "rng/stream.hpp"
 
@@ -43,10 +44,7 @@ struct BasketPath {
       MCSIM_UNROLL
       for (int lane = 0; lane < G; ++lane) z[b][lane] = block.z[lane];
     }
-    const auto vanilla = [&](Real level) {
-      const Real paid = sign * (level - strike);
-      return discount * (paid > Real(0) ? paid : Real(0));
-    };
+    const auto vanilla = [&](Real level) { return vanilla_payoff(level, strike, sign, discount); };
     for (int lane = 0; lane < lanes; ++lane) {
       Real total = Real(0), control_total = Real(0), first = Real(0);
       for (int copy = 0; copy < (antithetic ? 2 : 1); ++copy) {

@@ -203,8 +203,15 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   } else if (model.has("regression_paths")) {
     model.error("regression_paths", "only American and Bermudan options fit an exercise rule");
   }
-  if (s.heston() && s.instrument != "european")
-    inst.error("type", "under heston this version prices european options only");
+  if (s.heston()) {
+    // Heston paths are stepped on equal steps and watched at the steps.
+    if (s.instrument != "european" && !s.path_dependent())
+      inst.error("type", "under heston mcsim prices european, asian, barrier and lookback options");
+    if (!s.times.empty()) inst.error("times", "under heston fixings are equally spaced; give fixings, not times");
+    if (s.continuous)
+      inst.error("monitoring", "continuous monitoring needs GBM's Brownian bridge; under heston the steps are watched "
+                               "(monitoring: discrete, with model.steps or fixings as fine as needed)");
+  }
   for (const auto& v : model.choices("variance_reduction", {"antithetic", "control_variate", "sobol"})) {
     if (v == "antithetic") s.antithetic = true;
     if (v == "control_variate") s.control_variate = true;
@@ -221,7 +228,9 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   }
   if (s.control_variate) {
     // The control must have a known mean and move with the payoff.
-    if (s.early_exercise())
+    if (s.heston())
+      model.error("variance_reduction", "the controls' means are GBM closed forms: control_variate needs process gbm");
+    else if (s.early_exercise())
       model.error("variance_reduction", "control_variate is not available for early exercise in this version");
     else if (s.instrument == "basket" && s.basket != "average")
       model.error("variance_reduction", "a basket's control is the geometric basket: it serves payoff: average");
@@ -233,8 +242,6 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
                                         "without a barrier");
   }
   s.greeks = model.choices("greeks", {"delta", "gamma", "vega", "rho", "theta"});
-  if (s.multi_asset() && !s.greeks.empty())
-    model.error("greeks", "Greeks of several assets are not computed in this version; run scenarios with --set instead");
   if (s.heston())
     for (const auto& g : s.greeks)
       if (g == "vega") model.error("greeks", "vega needs a GBM volatility (under heston, bump v0 or theta with --set)");

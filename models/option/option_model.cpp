@@ -45,9 +45,31 @@ std::vector<double> fixing_times(const OptionSpec& s) {
   return t;
 }
 
-template <class Real, int Copies, bool Control, bool Sobol = false>
-StepPath<Real, Copies, Control, Sobol> make_step_path(const OptionSpec& s, const KernelSetup& setup) {
-  StepPath<Real, Copies, Control, Sobol> k{};
+template <class Real>
+HestonStep<Real> make_heston_step(const OptionSpec& s) {
+  HestonStep<Real> k{};
+  const double dt = s.maturity / static_cast<double>(s.steps);
+  const double decay = std::exp(-s.kappa * dt), x2 = s.xi * s.xi;
+  k.qe = s.qe;
+  k.v0 = static_cast<Real>(s.v0);
+  k.dt = static_cast<Real>(dt);
+  k.carry_dt = static_cast<Real>((s.rate - s.dividend) * dt);
+  k.kappa = static_cast<Real>(s.kappa), k.theta = static_cast<Real>(s.theta), k.xi = static_cast<Real>(s.xi);
+  k.rho = static_cast<Real>(s.rho), k.rho_bar = static_cast<Real>(std::sqrt(1 - s.rho * s.rho));
+  k.decay = static_cast<Real>(decay);
+  k.s2_v = static_cast<Real>(x2 * decay * (1 - decay) / s.kappa);
+  k.s2_0 = static_cast<Real>(s.theta * x2 * (1 - decay) * (1 - decay) / (2 * s.kappa));
+  const double g = 0.5 * dt, lean = s.kappa * s.rho / s.xi - 0.5;  // gamma1 = gamma2 = 1/2
+  k.k0 = static_cast<Real>(-s.rho * s.kappa * s.theta * dt / s.xi);
+  k.k1 = static_cast<Real>(g * lean - s.rho / s.xi);
+  k.k2 = static_cast<Real>(g * lean + s.rho / s.xi);
+  k.k3 = k.k4 = static_cast<Real>(g * (1 - s.rho * s.rho));
+  return k;
+}
+
+template <class Real, int Copies, bool Control, bool Sobol = false, bool Heston = false>
+StepPath<Real, Copies, Control, Sobol, Heston> make_step_path(const OptionSpec& s, const KernelSetup& setup) {
+  StepPath<Real, Copies, Control, Sobol, Heston> k{};
   const double mu = s.rate - s.dividend - 0.5 * s.volatility * s.volatility;
   k.payoff = s.instrument == "lookback"
                  ? (s.strike_type == "floating" ? StepPayoff::LookbackFloating : StepPayoff::LookbackFixed)
@@ -79,33 +101,7 @@ StepPath<Real, Copies, Control, Sobol> make_step_path(const OptionSpec& s, const
   k.rebate_pv = static_cast<Real>(s.rebate * std::exp(-s.rate * s.maturity));
   k.control = s.instrument == "asian" ? ControlKind::GeometricAsian : ControlKind::European;
   if constexpr (Sobol) k.plan = make_bridge_plan<Real>(k.steps, setup.chunk_paths, setup.seed);
-  return k;
-}
-
-template <class Real, int Copies>
-HestonPath<Real, Copies> make_heston_path(const OptionSpec& s) {
-  HestonPath<Real, Copies> k{};
-  const double dt = s.maturity / static_cast<double>(s.steps);
-  const double decay = std::exp(-s.kappa * dt), x2 = s.xi * s.xi;
-  k.qe = s.qe;
-  k.steps = static_cast<int>(s.steps);
-  k.log_spot = static_cast<Real>(std::log(s.spot));
-  k.strike = static_cast<Real>(s.strike);
-  k.sign = s.call ? Real(1) : Real(-1);
-  k.discount = static_cast<Real>(std::exp(-s.rate * s.maturity));
-  k.dt = static_cast<Real>(dt);
-  k.carry_dt = static_cast<Real>((s.rate - s.dividend) * dt);
-  k.kappa = static_cast<Real>(s.kappa), k.theta = static_cast<Real>(s.theta), k.xi = static_cast<Real>(s.xi);
-  k.rho = static_cast<Real>(s.rho), k.rho_bar = static_cast<Real>(std::sqrt(1 - s.rho * s.rho));
-  k.v0 = static_cast<Real>(s.v0);
-  k.decay = static_cast<Real>(decay);
-  k.s2_v = static_cast<Real>(x2 * decay * (1 - decay) / s.kappa);
-  k.s2_0 = static_cast<Real>(s.theta * x2 * (1 - decay) * (1 - decay) / (2 * s.kappa));
-  const double g = 0.5 * dt, lean = s.kappa * s.rho / s.xi - 0.5;  // gamma1 = gamma2 = 1/2
-  k.k0 = static_cast<Real>(-s.rho * s.kappa * s.theta * dt / s.xi);
-  k.k1 = static_cast<Real>(g * lean - s.rho / s.xi);
-  k.k2 = static_cast<Real>(g * lean + s.rho / s.xi);
-  k.k3 = k.k4 = static_cast<Real>(g * (1 - s.rho * s.rho));
+  if constexpr (Heston) k.heston = make_heston_step<Real>(s);
   return k;
 }
 
@@ -190,6 +186,52 @@ BasketInput basket_input(const OptionSpec& s) {
     in.dividends.push_back(a.dividend);
   }
   return in;
+}
+
+TwoAssetInput two_asset_input(const OptionSpec& s) {
+  const Asset &a = s.assets[0], &b = s.assets[1];
+  return {a.spot, b.spot, a.dividend, b.dividend, a.volatility, b.volatility, s.correlation[0][1], s.rate, s.maturity};
+}
+
+// A two-asset basket's exact price.
+double two_asset_value(const OptionSpec& s, const TwoAssetInput& two) {
+  const bool spread = s.basket == "spread" || s.basket == "exchange";
+  const TwoAssetPayoff p = s.basket == "max" ? TwoAssetPayoff::Max
+                           : s.basket == "min" ? TwoAssetPayoff::Min
+                                               : TwoAssetPayoff::Sum;
+  return two_asset_price(two, p, s.weights[0], spread ? -s.weights[1] : s.weights[1], s.strike, s.call);
+}
+
+// Its Greeks by central differences of the exact price, extrapolated (Richardson)
+// from steps h and h/2; the gap to the finer difference is their stated error.
+std::vector<Reference> two_asset_greeks(const OptionSpec& s) {
+  std::vector<Reference> out;
+  const TwoAssetInput base = two_asset_input(s);
+  const double mid = two_asset_value(s, base);
+  const auto diff = [&](auto move, double h, bool second) {
+    const auto at = [&](double step) {
+      TwoAssetInput up = base, down = base;
+      move(up, step);
+      move(down, -step);
+      const double u = two_asset_value(s, up), d = two_asset_value(s, down);
+      return second ? (u - 2 * mid + d) / (step * step) : (u - d) / (2 * step);
+    };
+    const double coarse = at(h), fine = at(h / 2), value = (4 * fine - coarse) / 3;
+    return std::pair<double, double>{value, std::fabs(value - fine)};
+  };
+  for (const auto& g : s.greeks)
+    for (int a = 0; a < 2; ++a) {
+      const std::string name = g + "_" + s.assets[a].name;
+      const auto spot = [a](TwoAssetInput& in, double h) { (a ? in.spot2 : in.spot1) += h; };
+      const auto vol = [a](TwoAssetInput& in, double h) { (a ? in.vol2 : in.vol1) += h; };
+      const double h = 0.01 * s.assets[a].spot;
+      std::pair<double, double> d{0, -1};
+      if (g == "delta") d = diff(spot, h, false);
+      if (g == "gamma") d = diff(spot, h, true);
+      if (g == "vega") d = diff(vol, 0.01, false);
+      if (d.second >= 0) out.push_back({name, d.first, d.second});
+    }
+  return out;
 }
 
 }  // namespace
@@ -296,6 +338,10 @@ std::vector<Reference> OptionModel::references() const {
       if (g == "rho") refs.push_back({g, d.rho});
     }
   }
+  if (spec_.multi_asset() && spec_.assets.size() == 2) {
+    const auto greeks = two_asset_greeks(spec_);
+    refs.insert(refs.end(), greeks.begin(), greeks.end());
+  }
   if (spec_.instrument == "european" && !spec_.heston()) {
     const BsmInput in = bsm_input(spec_);
     for (const auto& g : spec_.greeks) {
@@ -314,12 +360,23 @@ std::vector<GreekBump> OptionModel::greek_bumps() const {
   const OptionSpec& p = spec_;
   std::vector<GreekBump> out;
   const auto in_path = path_greeks();
+  // Each asset of a basket has its own delta, gamma and vega: delta_<name>, ...
+  std::vector<std::pair<std::string, const Asset*>> assets{{"model.process.", nullptr}};
+  if (p.multi_asset()) {
+    assets.clear();
+    for (std::size_t a = 0; a < p.assets.size(); ++a)
+      assets.push_back({"model.process.assets." + std::to_string(a) + ".", &p.assets[a]});
+  }
   for (const auto& g : p.greeks) {
     if (std::find(in_path.begin(), in_path.end(), g) != in_path.end()) continue;
     // Steps small against the curvature, large against float rounding.
-    if (g == "delta") out.push_back({g, "model.process.spot", p.spot, 0.01 * p.spot, S::Central});
-    if (g == "gamma") out.push_back({g, "model.process.spot", p.spot, 0.01 * p.spot, S::Second});
-    if (g == "vega") out.push_back({g, "model.process.volatility", p.volatility, 0.01, S::Central});
+    for (const auto& [at, asset] : assets) {
+      const std::string name = asset ? g + "_" + asset->name : g;
+      const double spot = asset ? asset->spot : p.spot, vol = asset ? asset->volatility : p.volatility;
+      if (g == "delta") out.push_back({name, at + "spot", spot, 0.01 * spot, S::Central});
+      if (g == "gamma") out.push_back({name, at + "spot", spot, 0.01 * spot, S::Second});
+      if (g == "vega") out.push_back({name, at + "volatility", vol, 0.01, S::Central});
+    }
     if (g == "rho") out.push_back({g, "model.process.rate", p.rate, 0.001, S::Central});
     if (g == "theta") out.push_back({g, "model.instrument.maturity", p.maturity, std::min(1.0 / 365, p.maturity / 10), S::Decay});
   }
@@ -328,19 +385,14 @@ std::vector<GreekBump> OptionModel::greek_bumps() const {
 
 std::vector<Reference> OptionModel::price_references() const {
   const OptionSpec& s = spec_;
-  if (s.heston())
+  if (s.heston()) {
+    if (s.instrument != "european") return {};
     return {{"price", heston_price({s.spot, s.strike, s.rate, s.dividend, s.maturity, s.v0, s.kappa, s.theta, s.xi,
                                     s.rho, s.call})}};
+  }
   if (s.multi_asset()) {
     if (s.assets.size() != 2) return {};
-    const Asset &a = s.assets[0], &b = s.assets[1];
-    const TwoAssetInput two{a.spot, b.spot, a.dividend, b.dividend, a.volatility, b.volatility,
-                            s.correlation[0][1], s.rate, s.maturity};
-    const bool spread = s.basket == "spread" || s.basket == "exchange";
-    const TwoAssetPayoff p = s.basket == "max" ? TwoAssetPayoff::Max
-                             : s.basket == "min" ? TwoAssetPayoff::Min
-                                                 : TwoAssetPayoff::Sum;
-    return {{"price", two_asset_price(two, p, s.weights[0], spread ? -s.weights[1] : s.weights[1], s.strike, s.call)}};
+    return {{"price", two_asset_value(s, two_asset_input(s))}};
   }
   const BsmInput in = bsm_input(s);
   if (s.early_exercise()) {
@@ -388,10 +440,14 @@ PathKernel OptionModel::kernel(const KernelSetup& setup) const {
   }
   if (spec_.heston()) {
     const bool f = precision == Precision::Float;
-    if (spec_.antithetic) return f ? PathKernel(make_heston_path<float, 2>(spec_)) : PathKernel(make_heston_path<double, 2>(spec_));
-    return f ? PathKernel(make_heston_path<float, 1>(spec_)) : PathKernel(make_heston_path<double, 1>(spec_));
+    const OptionSpec& s = spec_;
+    if (spec_.antithetic)
+      return f ? PathKernel(make_step_path<float, 2, false, false, true>(s, setup))
+               : PathKernel(make_step_path<double, 2, false, false, true>(s, setup));
+    return f ? PathKernel(make_step_path<float, 1, false, false, true>(s, setup))
+             : PathKernel(make_step_path<double, 1, false, false, true>(s, setup));
   }
-  if (spec_.stepped_gbm()) {
+  if (spec_.stepped()) {
     const bool f = precision == Precision::Float, a = spec_.antithetic, c = spec_.control_variate;
     const OptionSpec& s = spec_;
     if (spec_.sobol) {
@@ -434,7 +490,7 @@ std::string OptionModel::describe() const {
     s << ", GBM S0=" << p.spot << " sigma=" << p.volatility;
   s << (p.strike_type == "floating" ? std::string() : " K=" + number(p.strike)) << " T=" << p.maturity
     << " r=" << p.rate << " q=" << p.dividend << (p.instrument == "digital" ? " cash=" + number(p.cash) : "");
-  if (p.stepped_gbm() || p.heston())
+  if (p.stepped())
     s << ", " << (p.times.empty() ? p.steps : p.times.size())
       << (p.continuous ? " steps, continuous monitoring" : " steps");
   if (p.early_exercise())

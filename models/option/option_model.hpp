@@ -48,8 +48,8 @@ struct OptionSpec {
   bool multi_asset() const { return !assets.empty(); }
   bool early_exercise() const { return instrument == "american" || instrument == "bermudan"; }
   bool heston() const { return process == "heston"; }
-  // Walked step by step (StepPath): path-dependent payoffs, and any GBM path from Sobol points.
-  bool stepped_gbm() const { return !heston() && (path_dependent() || sobol); }
+  // Walked step by step (StepPath): path-dependent payoffs, Heston paths, and GBM paths from Sobol points.
+  bool stepped() const { return path_dependent() || heston() || sobol; }
 };
 
 class OptionModel : public Model {
@@ -64,7 +64,7 @@ class OptionModel : public Model {
   std::string describe() const override;
   std::uint64_t steps_per_path() const override {
     if (spec_.multi_asset()) return spec_.assets.size();  // one normal per asset
-    const bool stepped = spec_.stepped_gbm() || spec_.heston() || spec_.early_exercise();
+    const bool stepped = spec_.stepped() || spec_.early_exercise();
     return stepped ? (spec_.times.empty() ? spec_.steps : spec_.times.size()) : 1;
   }
   const OptionSpec& spec() const { return spec_; }

@@ -1,5 +1,5 @@
 // Path-dependent payoffs on a GBM path observed at fixing times t_1..t_n (equal
-// steps, or given times), exact log steps: the average (arithmetic or geometric,
+// steps, or given times), exact log steps, or on a Heston path (equal steps): the average (arithmetic or geometric,
 // Asian), the running extreme (lookback), and an optional single barrier checked
 // at the fixings or continuously, through the Brownian bridge between them.
 // Written once for both backends; one thread walks the G paths of a stream group,
@@ -8,6 +8,8 @@
 #pragma once
 #include <type_traits>
 
+#include "models/option/heston_step.hpp"
+#include "models/option/payoff.hpp"
 #include "models/option/sobol_bridge.hpp"
 #include "rng/hd.hpp"
 #include "rng/stream.hpp"
@@ -23,10 +25,13 @@ enum class ControlKind : int { GeometricAsian, European };
 // the path state stays in registers. WithControl also scores a control variate on
 // the same path (the geometric Asian, or the European payoff) and the product of
 // the two, from which the estimate is corrected (reduce::control_variate). Sobol
-// draws the path from scrambled Sobol points, one scrambling per chunk.
-template <class Real, int Copies, bool WithControl = false, bool Sobol = false>
+// draws the path from scrambled Sobol points, one scrambling per chunk. Heston
+// steps the log spot with stochastic variance (HestonStep), watched at the steps
+// only: the Brownian bridge between steps needs GBM's constant volatility.
+template <class Real, int Copies, bool WithControl = false, bool Sobol = false, bool Heston = false>
 struct StepPath {
   static_assert(!(Sobol && Copies == 2), "Sobol paths have no antithetic copies");
+  static_assert(!(Heston && (Sobol || WithControl)), "Heston paths take Philox normals and no control");
   using real_type = Real;
   // price [, control, price x control] [, the first path of each antithetic pair alone]
   static constexpr int kOutputs = (WithControl ? 3 : 1) + (Copies == 2 ? 1 : 0);
@@ -35,7 +40,7 @@ struct StepPath {
   // CUDA launch bound: blocks of 256 threads resident per SM, which caps registers
   // (64 at 4, 128 at 2). Plain float paths fit in 64 without spilling; double paths
   // with antithetic copies or a control need more than 128.
-  static constexpr int kMinBlocksPerSM = sizeof(Real) == 4 && Copies == 1 && !WithControl && !Sobol ? 4
+  static constexpr int kMinBlocksPerSM = sizeof(Real) == 4 && Copies == 1 && !WithControl && !Sobol && !Heston ? 4
                                          : sizeof(Real) == 8 && (Copies == 2 || WithControl) ? 1
                                                                                               : 2;
 
@@ -49,8 +54,9 @@ struct StepPath {
   bool continuous;  // barrier and extremes monitored between fixings too
   Real log_barrier, rebate_pv;  // rebate discounted from expiry
   ControlKind control;
-  struct NoPlan {};
-  std::conditional_t<Sobol, BridgePlan<Real>, NoPlan> plan;
+  struct Unused {};
+  std::conditional_t<Sobol, BridgePlan<Real>, Unused> plan;
+  std::conditional_t<Heston, HestonStep<Real>, Unused> heston;
 
   // Sobol: each chunk is one scrambling, an estimate independent of the others, so
   // the driver also tallies each chunk's values (chunk_values) as one sample.
@@ -60,6 +66,11 @@ struct StepPath {
   static void chunk_values(const double* mean, double* value) {
     for (int o = 0; o < kOutputs; ++o) value[o] = mean[o];
     if constexpr (WithControl) value[2] = mean[0] * mean[1];
+  }
+
+  MCSIM_HD Real heston_v0() const {
+    if constexpr (Heston) return heston.v0;
+    return Real(0);
   }
 
   // Uses the running maximum (else the minimum) of the path.
@@ -115,11 +126,13 @@ struct StepPath {
   MCSIM_HD void with_barrier(Source& source, const int* lanes, Acc* acc) const {
     constexpr bool kLookback = P == StepPayoff::LookbackFixed || P == StepPayoff::LookbackFloating;
     if constexpr (kLookback) {  // lookbacks carry no barrier; `continuous` is for their extreme
-      if (continuous) return walk<P, Monitor::None, true, W>(source, lanes, acc);
+      if constexpr (!Heston)
+        if (continuous) return walk<P, Monitor::None, true, W>(source, lanes, acc);
       return walk<P, Monitor::None, false, W>(source, lanes, acc);
     } else {
       if (knock == Knock::None) return walk<P, Monitor::None, false, W>(source, lanes, acc);
-      if (continuous) return walk<P, Monitor::Continuous, false, W>(source, lanes, acc);
+      if constexpr (!Heston)
+        if (continuous) return walk<P, Monitor::Continuous, false, W>(source, lanes, acc);
       walk<P, Monitor::Discrete, false, W>(source, lanes, acc);
     }
   }
@@ -138,6 +151,9 @@ struct StepPath {
     // Per path: log spot; average sum; turn * log extreme (lookback); for a discrete
     // barrier the least side * log spot, for a continuous one the survival probability.
     Real x[N][W], sum[N][W], extreme[N][W], live[N][W];
+    Real v[Heston ? N : 1][W];  // Heston's variance
+    for (int i = 0; i < (Heston ? N : 1); ++i)
+      for (int j = 0; j < W; ++j) v[i][j] = Heston ? heston_v0() : Real(0);
     Real log_sum[WithControl ? N : 1][W];  // the geometric control of an arithmetic average
     for (int i = 0; i < (WithControl ? N : 1); ++i)
       for (int j = 0; j < W; ++j) log_sum[i][j] = Real(0);
@@ -149,21 +165,21 @@ struct StepPath {
     for (int step = 0; step < steps; ++step) {
       const Real drift = equal_steps ? drift_dt : drift_at[step];
       const Real vol = equal_steps ? vol_sqrt_dt : vol_at[step];
-      Real z[G][W], u[BridgeExtreme ? G : 1][W];  // the bridge's extreme between fixings needs a uniform
-      for (int j = 0; j < W; ++j) {
-        const auto block = source.template normals<Real>(j);
-        MCSIM_UNROLL
-        for (int l = 0; l < G; ++l) z[l][j] = block.z[l];
-      }
-      source.next();
-      if constexpr (BridgeExtreme) {
+      // Each draw fills row l, column j with lane l of group j's block for this step.
+      const auto draw = [&](Real (*out)[W], bool uniform) {
         for (int j = 0; j < W; ++j) {
-          const auto block = source.template uniforms<Real>(j);
+          const auto block = uniform ? source.template uniforms<Real>(j) : source.template normals<Real>(j);
           MCSIM_UNROLL
-          for (int l = 0; l < G; ++l) u[l][j] = block.z[l];
+          for (int l = 0; l < G; ++l) out[l][j] = block.z[l];
         }
         source.next();
-      }
+      };
+      // The normal of the step, Heston's second one (the log spot's own), and the
+      // uniform of the bridge's extreme between fixings.
+      Real z[G][W], z2[Heston ? G : 1][W], u[BridgeExtreme ? G : 1][W];
+      draw(z, false);
+      if constexpr (Heston) draw(z2, false);
+      if constexpr (BridgeExtreme) draw(u, true);
       MCSIM_UNROLL
       for (int lane = 0; lane < G; ++lane) {
         MCSIM_UNROLL
@@ -171,7 +187,10 @@ struct StepPath {
           const int i = c * G + lane;
           for (int j = 0; j < W; ++j) {
             const Real before = x[i][j];
-            x[i][j] += drift + vol * (c ? -z[lane][j] : z[lane][j]);
+            if constexpr (Heston)
+              heston.advance(x[i][j], v[i][j], c ? -z[lane][j] : z[lane][j], c ? -z2[lane][j] : z2[lane][j]);
+            else
+              x[i][j] += drift + vol * (c ? -z[lane][j] : z[lane][j]);
             const Real now = x[i][j];
             if constexpr (P == StepPayoff::ArithmeticAverage) sum[i][j] += fast_exp(now);
             if constexpr (WithControl && P == StepPayoff::ArithmeticAverage) log_sum[i][j] += now;
@@ -205,11 +224,8 @@ struct StepPath {
 
     const bool out = knock == Knock::DownOut || knock == Knock::UpOut;
     const Real n = static_cast<Real>(steps);
-    // The discounted vanilla payoff on a level: the payoff proper and the control share it.
-    const auto vanilla = [&](Real level) {
-      const Real paid = sign * (level - strike);
-      return discount * (paid > Real(0) ? paid : Real(0));
-    };
+    // The payoff proper and the control pay the vanilla on their level.
+    const auto vanilla = [&](Real level) { return vanilla_payoff(level, strike, sign, discount); };
     for (int j = 0; j < W; ++j)
       for (int lane = 0; lane < lanes[j]; ++lane) {
         Real total = Real(0), control_total = Real(0), first = Real(0);
@@ -221,10 +237,8 @@ struct StepPath {
           if constexpr (P == StepPayoff::ArithmeticAverage) value = vanilla(sum[i][j] / n);
           if constexpr (P == StepPayoff::GeometricAverage) value = vanilla(fast_exp(sum[i][j] / n));
           if constexpr (P == StepPayoff::LookbackFixed) value = vanilla(fast_exp(turn * extreme[i][j]));
-          if constexpr (P == StepPayoff::LookbackFloating) {  // the extreme is the strike
-            const Real paid = sign * (fast_exp(x[i][j]) - fast_exp(turn * extreme[i][j]));
-            value = discount * (paid > Real(0) ? paid : Real(0));
-          }
+          if constexpr (P == StepPayoff::LookbackFloating)  // the extreme is the strike
+            value = vanilla_payoff(fast_exp(x[i][j]), fast_exp(turn * extreme[i][j]), sign, discount);
           if constexpr (M != Monitor::None) {
             Real survive = live[i][j];
             if constexpr (M == Monitor::Discrete) survive = live[i][j] > side * log_barrier ? Real(1) : Real(0);
