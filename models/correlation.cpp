@@ -68,4 +68,23 @@ CholeskyFactor correlation_cholesky(const std::vector<std::vector<double>>& c) {
   return out;
 }
 
+void read_correlation(io::Block& block, std::size_t n, std::vector<std::vector<double>>* matrix,
+                      std::vector<double>* lower) {
+  if (block.has("correlation")) {
+    *matrix = block.matrix("correlation", {-1.0, 1.0});
+  } else if (n > 1) {
+    block.error("", "missing required key 'correlation' (an n x n matrix for the " + std::to_string(n) + " assets)");
+  } else {
+    *matrix = {{1.0}};
+  }
+  if (matrix->empty() || n == 0) return;
+  if (matrix->size() != n) {
+    block.error("correlation", "has " + std::to_string(matrix->size()) + " rows for " + std::to_string(n) + " assets");
+    return;
+  }
+  const CholeskyFactor f = correlation_cholesky(*matrix);
+  if (!f.error.empty()) block.error("correlation", f.error);
+  *lower = f.lower;
+}
+
 }  // namespace mcsim

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "io/block.hpp"
+
 namespace mcsim {
 
 struct CholeskyFactor {
@@ -15,5 +17,10 @@ struct CholeskyFactor {
 // entries in [-1, 1] and positive semidefinite. Singular matrices (perfectly
 // correlated assets) are allowed: their dependent rows get zero pivots.
 CholeskyFactor correlation_cholesky(const std::vector<std::vector<double>>& c);
+
+// Reads `block.correlation` for n assets (optional for one asset) into *matrix and
+// its factor into *lower; every problem is a config error at the key's line.
+void read_correlation(io::Block& block, std::size_t n, std::vector<std::vector<double>>* matrix,
+                      std::vector<double>* lower);
 
 }  // namespace mcsim

@@ -48,22 +48,8 @@ void parse_assets(io::Block& process, OptionSpec& s) {
   if (n == 0 && process.has("assets")) process.error("assets", "needs at least one asset");
   if (n > kMax) process.error("assets", "at most " + std::to_string(kMax) + " assets in this version (got " +
                                             std::to_string(n) + ")");
-  if (process.has("correlation")) {
-    s.correlation = process.matrix("correlation", {-1.0, 1.0});
-  } else if (n > 1) {
-    process.error("", "missing required key 'correlation' (an n x n matrix for the " + std::to_string(n) + " assets)");
-  } else {
-    s.correlation = {{1.0}};
-  }
-  if (s.correlation.empty() || n == 0 || n > kMax) return;
-  if (s.correlation.size() != n) {
-    process.error("correlation", "has " + std::to_string(s.correlation.size()) + " rows for " + std::to_string(n) +
-                                     " assets");
-    return;
-  }
-  const CholeskyFactor f = correlation_cholesky(s.correlation);
-  if (!f.error.empty()) process.error("correlation", f.error);
-  s.cholesky = f.lower;
+  if (n > kMax) return;
+  read_correlation(process, n, &s.correlation, &s.cholesky);
 }
 
 // A basket's payoff, weights and strike.

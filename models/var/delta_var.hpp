@@ -1,0 +1,24 @@
+// The textbook approximations a full-revaluation VaR is compared with: the
+// portfolio's loss expanded to first (delta-normal) or second order
+// (delta-gamma-normal) in the risk factors' log shocks over the horizon.
+#pragma once
+#include "models/var/analytic.hpp"
+#include "models/var/var_spec.hpp"
+
+namespace mcsim::var {
+
+// The portfolio's value today, and its sensitivities to each asset's spot: dV/dS_i
+// and d2V/dS_i^2 (positions are each on one asset, so the gamma matrix is diagonal).
+struct PortfolioGreeks {
+  double value = 0;
+  std::vector<double> delta, gamma;
+};
+PortfolioGreeks portfolio_greeks(const VarSpec& s);
+
+// With dS_i = S_i (mu_i h + sigma_i sqrt(h) Z_i), Z ~ N(0, C) (or the unit-variance
+// Student-t): delta-normal takes the loss linear in Z; delta-gamma-normal adds the
+// quadratic term and matches a normal to the loss's mean and variance.
+TailRisk delta_normal(const VarSpec& s, double alpha);
+TailRisk delta_gamma_normal(const VarSpec& s, double alpha);
+
+}  // namespace mcsim::var

@@ -1,0 +1,92 @@
+#include <fmt/format.h>
+
+#include "models/correlation.hpp"
+#include "models/var/var_spec.hpp"
+
+namespace mcsim::var {
+
+namespace {
+
+using io::Range;
+
+void parse_factors(io::Block& factors, VarSpec& s) {
+  s.student_t = factors.choice("distribution", {"normal", "student_t"}, std::string("normal")) == "student_t";
+  if (s.student_t) {
+    // Shocks are scaled to unit variance, which needs more than 2 degrees of freedom.
+    s.dof = factors.real("dof", std::nullopt, Range{2, 1e6, true, false});
+  } else if (factors.has("dof")) {
+    factors.error("dof", "degrees of freedom belong to distribution: student_t");
+  }
+  auto list = factors.children("assets");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    io::Block& b = list[i];
+    RiskAsset a;
+    a.name = b.text("name", std::nullopt);
+    a.spot = b.real("spot", std::nullopt, Range::positive());
+    a.volatility = b.real("volatility", std::nullopt, Range::positive());
+    a.drift = b.real("drift", 0.0, {-1.0, 1.0});
+    b.finish();
+    for (const RiskAsset& earlier : s.assets)
+      if (earlier.name == a.name) b.error("name", "asset '" + a.name + "' is listed twice");
+    s.assets.push_back(a);
+  }
+  const std::size_t n = s.assets.size();
+  if (n == 0) {
+    factors.error("assets", "needs at least one asset");
+    return;
+  }
+  read_correlation(factors, n, &s.correlation, &s.cholesky);
+}
+
+void parse_portfolio(io::Block& model, VarSpec& s) {
+  std::vector<std::string> names;
+  for (const auto& a : s.assets) names.push_back(a.name);
+  auto list = model.children("portfolio");
+  if (list.empty() && model.valid()) model.error("portfolio", "needs at least one position");
+  for (io::Block& b : list) {
+    Position p;
+    const std::string type = b.choice("type", {"stock", "forward", "option"}, std::nullopt);
+    const std::string asset = b.text("asset", std::nullopt);
+    p.quantity = b.real("quantity", std::nullopt);
+    p.asset = -1;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (names[i] == asset) p.asset = static_cast<int>(i);
+    if (p.asset < 0 && !names.empty() && !asset.empty()) {
+      const std::string hint = io::did_you_mean(asset, names);
+      b.error("asset", "no risk factor named '" + asset + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+    }
+    if (type == "stock") {
+      p.instrument = Instrument::Stock;
+    } else if (!type.empty()) {
+      if (type == "option")
+        p.instrument = b.choice("option", {"call", "put"}, std::nullopt) == "call" ? Instrument::Call : Instrument::Put;
+      else
+        p.instrument = Instrument::Forward;
+      p.strike = b.real("strike", std::nullopt, type == "option" ? Range::positive() : Range{});
+      p.maturity = b.real("maturity", std::nullopt, Range::positive());
+      // Revalued at the horizon on its remaining life, which must not have ended.
+      if (b.valid() && p.maturity <= s.horizon())
+        b.error("maturity", fmt::format("{} years ends before the horizon of {} days ({:.6g} years)", p.maturity,
+                                        s.horizon_days, s.horizon()));
+    }
+    b.finish();
+    s.portfolio.push_back(p);
+  }
+}
+
+}  // namespace
+
+bool parse_var_spec(io::Block& model, VarSpec& s) {
+  s.horizon_days = model.count("horizon_days", std::nullopt, 1, 10000);
+  s.confidence = model.has("confidence") ? model.reals("confidence", Range{0, 1, true, true})
+                                         : std::vector<double>{0.95, 0.99};
+  if (s.confidence.empty()) model.error("confidence", "needs at least one level");
+  io::Block factors = model.child("factors", true);
+  parse_factors(factors, s);
+  factors.finish();
+  s.rate = model.real("rate", 0.0, {-1.0, 1.0});
+  parse_portfolio(model, s);
+  return model.valid() && factors.valid() && model.diagnostics().empty();
+}
+
+}  // namespace mcsim::var
