@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "models/option/bsm.hpp"
+
 namespace mcsim::option {
 
 double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
@@ -20,10 +22,7 @@ D12 d12(const BsmInput& in) {
 }  // namespace
 
 double bsm_price(const BsmInput& in) {
-  const auto d = d12(in);
-  const double df = std::exp(-in.rate * in.maturity), qf = std::exp(-in.dividend * in.maturity);
-  const double w = in.call ? 1.0 : -1.0;
-  return w * (in.spot * qf * normal_cdf(w * d.d1) - in.strike * df * normal_cdf(w * d.d2));
+  return bsm_value(in.spot, in.strike, in.rate, in.dividend, in.volatility, in.maturity, in.call);
 }
 
 double bsm_delta(const BsmInput& in) {

@@ -12,23 +12,13 @@ PortfolioGreeks portfolio_greeks(const VarSpec& s) {
   for (const Position& p : s.portfolio) {
     const RiskAsset& a = s.assets[static_cast<std::size_t>(p.asset)];
     const auto i = static_cast<std::size_t>(p.asset);
-    switch (p.instrument) {
-      case Instrument::Stock:
-        g.value += p.quantity * a.spot;
-        g.delta[i] += p.quantity;
-        break;
-      case Instrument::Forward:  // long: receives S_T, pays the delivery price at T
-        g.value += p.quantity * (a.spot - p.strike * std::exp(-s.rate * p.maturity));
-        g.delta[i] += p.quantity;
-        break;
-      case Instrument::Call:
-      case Instrument::Put: {
-        const option::BsmInput in{a.spot, p.strike, s.rate, 0.0, a.volatility, p.maturity, p.instrument == Instrument::Call};
-        g.value += p.quantity * option::bsm_price(in);
-        g.delta[i] += p.quantity * option::bsm_delta(in);
-        g.gamma[i] += p.quantity * option::bsm_gamma(in);
-        break;
-      }
+    g.value += position_value(p.instrument, p.quantity, p.strike, p.maturity, a.spot, s.rate, a.volatility);
+    if (p.instrument == Instrument::Stock || p.instrument == Instrument::Forward) {
+      g.delta[i] += p.quantity;
+    } else {
+      const option::BsmInput in{a.spot, p.strike, s.rate, 0.0, a.volatility, p.maturity, p.instrument == Instrument::Call};
+      g.delta[i] += p.quantity * option::bsm_delta(in);
+      g.gamma[i] += p.quantity * option::bsm_gamma(in);
     }
   }
   return g;

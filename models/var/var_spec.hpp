@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "io/block.hpp"
+#include "models/var/revalue.hpp"
 
 namespace mcsim::var {
 
@@ -15,8 +16,6 @@ struct RiskAsset {
   std::string name;
   double spot = 0, volatility = 0, drift = 0;  // GBM: d ln S = (drift - vol^2 / 2) dt + vol dW
 };
-
-enum class Instrument { Stock, Forward, Call, Put };
 
 struct Position {
   Instrument instrument = Instrument::Stock;

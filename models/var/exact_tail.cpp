@@ -1,0 +1,60 @@
+#include "models/var/exact_tail.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "models/option/quadrature.hpp"
+#include "rng/sobol.hpp"  // inverse_normal
+
+namespace mcsim::var {
+
+namespace {
+
+double portfolio_value(const VarSpec& s, double spot, double elapsed) {
+  const RiskAsset& a = s.assets.front();
+  double v = 0;
+  for (const Position& p : s.portfolio)
+    v += position_value(p.instrument, p.quantity, p.strike, p.maturity - elapsed, spot, s.rate, a.volatility);
+  return v;
+}
+
+// The unit-variance shock's quantile.
+double shock_quantile(const VarSpec& s, double u) {
+  return s.student_t ? std::sqrt((s.dof - 2) / s.dof) * student_t_quantile(u, s.dof) : rng::inverse_normal(u);
+}
+
+}  // namespace
+
+double loss_at_shock(const VarSpec& s, double z) {
+  const RiskAsset& a = s.assets.front();
+  const double h = s.horizon();
+  const double spot = a.spot * std::exp((a.drift - 0.5 * a.volatility * a.volatility) * h + a.volatility * std::sqrt(h) * z);
+  return portfolio_value(s, a.spot, 0) - portfolio_value(s, spot, h);
+}
+
+TailRisk exact_single_asset_tail(const VarSpec& s, double alpha) {
+  if (s.assets.size() != 1) throw std::invalid_argument("exact_single_asset_tail: the portfolio must be on one asset");
+  // The loss must move one way with the shock; find which.
+  int direction = 0;
+  for (double z = -12; z < 12; z += 0.01) {
+    const double step = loss_at_shock(s, z + 0.01) - loss_at_shock(s, z);
+    const int d = step > 0 ? 1 : step < 0 ? -1 : 0;
+    if (d && direction && d != direction)
+      throw std::invalid_argument("exact_single_asset_tail: the portfolio's value is not monotone in the spot");
+    if (d) direction = d;
+  }
+  if (direction == 0) return {0, 0};
+  // The worst (1 - alpha) of shocks: the low ones when the loss falls as z rises.
+  const auto tail_shock = [&](double u) { return direction < 0 ? shock_quantile(s, u) : -shock_quantile(s, u); };
+  const double p = 1 - alpha;
+  TailRisk out{loss_at_shock(s, tail_shock(p)), 0};
+  // ES = (1/p) int_0^p loss(z(u)) du, with u = p e^{-v} so that the far tail,
+  // where z(u) runs off, is spread over v in [0, 60].
+  out.es = option::integrate(0.0, 60.0, 240, [&](double v) {
+    const double u = p * std::exp(-v);
+    return loss_at_shock(s, tail_shock(u)) * std::exp(-v);
+  });
+  return out;
+}
+
+}  // namespace mcsim::var
