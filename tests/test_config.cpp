@@ -115,6 +115,8 @@ TEST_CASE("contract keys of later versions are refused clearly and not as misspe
   const auto e = errors_of(kGood + std::string("scenarios: []\n"));
   CHECK(has_line(e, "scenarios: what-if scenarios is not available in this version"));
   CHECK(has_line(errors_of(replace(kGood, "type: european", "type: rainbow")), "'rainbow' is not one of"));
+  CHECK(has_line(errors_of(replace(kGood, "type: option", "type: var")),
+                 "model.type: portfolio risk (type: var) is not available in this version"));
 }
 
 TEST_CASE("run targets and checkpoint interval are read and checked", "[config]") {
