@@ -201,3 +201,28 @@ TEST_CASE("exact VaR and ES of options on one asset match sampled losses", "[var
   CHECK_THROWS_WITH(var::exact_single_asset_tail(one_asset({{I::Call, 0, 1, 100, 0.5}, {I::Put, 0, 1, 100, 0.5}}), 0.99),
                     Catch::Contains("not monotone"));
 }
+
+TEST_CASE("delta-normal contributions add up to the total and follow the exposures", "[var]") {
+  for (const bool t : {false, true}) {
+    auto p = parse(kModel).spec;
+    p.student_t = t, p.dof = 6;
+    for (double alpha : {0.95, 0.999}) {
+      const auto total = var::delta_normal(p, alpha);
+      const auto parts = var::delta_normal_contributions(p, alpha);
+      REQUIRE(parts.size() == p.portfolio.size());
+      double v = 0, e = 0;
+      for (const auto& c : parts) v += c.var, e += c.es;
+      CHECK(v == Approx(total.var).epsilon(1e-12));
+      CHECK(e == Approx(total.es).epsilon(1e-12));
+    }
+  }
+  // Two stock positions on one asset share its VaR in proportion to their sizes,
+  // and a hedge (a position against the rest) contributes a negative amount.
+  auto p = parse(kModel).spec;
+  p.portfolio = {{var::Instrument::Stock, 0, 300, 0, 0}, {var::Instrument::Stock, 0, 100, 0, 0},
+                 {var::Instrument::Stock, 1, -50, 0, 0}};
+  for (auto& a : p.assets) a.drift = 0;
+  const auto parts = var::delta_normal_contributions(p, 0.99);
+  CHECK(parts[0].var == Approx(3 * parts[1].var).epsilon(1e-12));
+  CHECK(parts[2].var < 0);  // short BOLT against long ACME, correlation 0.4
+}

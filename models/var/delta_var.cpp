@@ -6,6 +6,16 @@
 
 namespace mcsim::var {
 
+namespace {
+// One position's dV/dS and d2V/dS2 on its own asset.
+std::pair<double, double> position_greeks(const VarSpec& s, const Position& p) {
+  if (p.instrument == Instrument::Stock || p.instrument == Instrument::Forward) return {p.quantity, 0.0};
+  const RiskAsset& a = s.assets[static_cast<std::size_t>(p.asset)];
+  const option::BsmInput in{a.spot, p.strike, s.rate, 0.0, a.volatility, p.maturity, p.instrument == Instrument::Call};
+  return {p.quantity * option::bsm_delta(in), p.quantity * option::bsm_gamma(in)};
+}
+}  // namespace
+
 PortfolioGreeks portfolio_greeks(const VarSpec& s) {
   const std::size_t n = s.assets.size();
   PortfolioGreeks g{0, std::vector<double>(n, 0.0), std::vector<double>(n, 0.0)};
@@ -13,13 +23,9 @@ PortfolioGreeks portfolio_greeks(const VarSpec& s) {
     const RiskAsset& a = s.assets[static_cast<std::size_t>(p.asset)];
     const auto i = static_cast<std::size_t>(p.asset);
     g.value += position_value(p.instrument, p.quantity, p.strike, p.maturity, a.spot, s.rate, a.volatility);
-    if (p.instrument == Instrument::Stock || p.instrument == Instrument::Forward) {
-      g.delta[i] += p.quantity;
-    } else {
-      const option::BsmInput in{a.spot, p.strike, s.rate, 0.0, a.volatility, p.maturity, p.instrument == Instrument::Call};
-      g.delta[i] += p.quantity * option::bsm_delta(in);
-      g.gamma[i] += p.quantity * option::bsm_gamma(in);
-    }
+    const auto [delta, gamma] = position_greeks(s, p);
+    g.delta[i] += delta;
+    g.gamma[i] += gamma;
   }
   return g;
 }
@@ -61,5 +67,27 @@ TailRisk tail(const VarSpec& s, const LossMoments& m, double alpha) {
 
 TailRisk delta_normal(const VarSpec& s, double alpha) { return tail(s, loss_moments(s, false), alpha); }
 TailRisk delta_gamma_normal(const VarSpec& s, double alpha) { return tail(s, loss_moments(s, true), alpha); }
+
+std::vector<TailRisk> delta_normal_contributions(const VarSpec& s, double alpha) {
+  const LossMoments total = loss_moments(s, false);
+  const TailRisk unit = tail(s, {0.0, 1.0}, alpha);  // the tail factors of a unit loss
+  const double h = s.horizon();
+  const std::size_t n = s.assets.size();
+  // The total's exposure per unit shock of each asset, and C times it.
+  const PortfolioGreeks g = portfolio_greeks(s);
+  std::vector<double> cb(n, 0.0);
+  const auto move = [&](std::size_t i) { return s.assets[i].spot * s.assets[i].volatility * std::sqrt(h); };
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) cb[i] += s.correlation[i][j] * g.delta[j] * move(j);
+  std::vector<TailRisk> out;
+  for (const Position& p : s.portfolio) {
+    const auto i = static_cast<std::size_t>(p.asset);
+    const double delta = position_greeks(s, p).first;
+    const double mean = -delta * s.assets[i].spot * s.assets[i].drift * h;
+    const double share = total.sd > 0 ? delta * move(i) * cb[i] / total.sd : 0.0;  // Cov(loss_p, L) / sd(L)
+    out.push_back({mean + unit.var * share, mean + unit.es * share});
+  }
+  return out;
+}
 
 }  // namespace mcsim::var

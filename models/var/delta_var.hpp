@@ -21,4 +21,9 @@ PortfolioGreeks portfolio_greeks(const VarSpec& s);
 TailRisk delta_normal(const VarSpec& s, double alpha);
 TailRisk delta_gamma_normal(const VarSpec& s, double alpha);
 
+// Each position's share of the delta-normal VaR and ES by Euler allocation: its
+// expected loss plus the tail factor times Cov(its loss, the total) / sd(total).
+// The shares add up to delta_normal's figures.
+std::vector<TailRisk> delta_normal_contributions(const VarSpec& s, double alpha);
+
 }  // namespace mcsim::var
