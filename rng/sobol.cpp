@@ -94,12 +94,7 @@ SobolDirections build() {
   for (int k = 0; k < kSobolBits; ++k) t.v[0][k] = 1u << (31 - k);  // van der Corput
   constexpr int kSearchBits = 10, kCandidates = 32;
   std::uint64_t state = 0x5eed;
-  const auto next = [&] {  // splitmix64: the candidates' source, fixed
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  };
+  const auto next = [&] { return splitmix64(state += kGolden); };  // the candidates' source, fixed
   int dim = 1;
   for (int s = 1; dim < kSobolDims; ++s)
     for (std::uint64_t p = (std::uint64_t{1} << s) | 1; p < (std::uint64_t{2} << s) && dim < kSobolDims; p += 2) {

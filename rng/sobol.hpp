@@ -44,12 +44,18 @@ MCSIM_HD std::uint32_t mix32(std::uint32_t x) {
   return x;
 }
 
-// Key of one scrambling of one dimension.
-MCSIM_HD std::uint32_t scramble_key(std::uint64_t seed, std::uint64_t replicate, int dim) {
-  std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (replicate * kSobolDims + static_cast<std::uint64_t>(dim) + 1);
+// SplitMix64: the n-th output of the generator is splitmix64(n * kGolden).
+constexpr std::uint64_t kGolden = 0x9e3779b97f4a7c15ULL;
+MCSIM_HD std::uint64_t splitmix64(std::uint64_t z) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return static_cast<std::uint32_t>((z ^ (z >> 31)) >> 32);
+  return z ^ (z >> 31);
+}
+
+// Key of one scrambling of one dimension.
+MCSIM_HD std::uint32_t scramble_key(std::uint64_t seed, std::uint64_t replicate, int dim) {
+  const std::uint64_t n = replicate * kSobolDims + static_cast<std::uint64_t>(dim) + 1;
+  return static_cast<std::uint32_t>(splitmix64(seed + kGolden * n) >> 32);
 }
 
 // Owen's nested uniform scrambling: the digit at depth d flips by a random bit of

@@ -14,10 +14,8 @@ struct D12 {
   double d1, d2;
 };
 D12 d12(const BsmInput& in) {
-  const double sd = in.volatility * std::sqrt(in.maturity);
-  const double d1 =
-      (std::log(in.spot / in.strike) + (in.rate - in.dividend + 0.5 * in.volatility * in.volatility) * in.maturity) / sd;
-  return {d1, d1 - sd};
+  const double d1 = bsm_d1(in.spot, in.strike, in.rate, in.dividend, in.volatility, in.maturity);
+  return {d1, d1 - in.volatility * std::sqrt(in.maturity)};
 }
 }  // namespace
 

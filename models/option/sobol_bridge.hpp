@@ -84,7 +84,19 @@ struct SobolBridge {
   Real coarse[BridgePlan<Real>::kMax + 1][G][W];  // B at the coarse points
   Real now[G][W];                                 // B at the current step
   int points, step = 0, next_point = 1;
-  bool filled = false, stepping = false;          // this step drew fill normals; next() ends a step
+  bool stepping = false;  // normals were drawn this step: next() ends it
+  // The current step, the same for every lane: does it end on a coarse point? If
+  // not, it takes 1/k of the way to the point k steps ahead (pull) plus the
+  // bridge's own noise, sd sqrt(1 - 1/k) (spread).
+  bool on_point;
+  Real pull, spread;
+
+  MCSIM_HD void plan_step() {
+    const int k = step_of[next_point] - step;
+    on_point = k == 1;
+    pull = Real(1) / static_cast<Real>(k);
+    spread = sqrt(Real(1) - pull);
+  }
 
   MCSIM_HD SobolBridge(const BridgePlan<Real>& plan, Inner in, std::uint64_t first) : inner(in) {
     points = plan.points;
@@ -104,6 +116,7 @@ struct SobolBridge {
         }
       }
     }
+    plan_step();
   }
 
   // The increments of group j's lanes over the current step.
@@ -111,18 +124,13 @@ struct SobolBridge {
   MCSIM_HD rng::NormalBlock<R> normals(int j) {
     stepping = true;
     rng::NormalBlock<R> out;
-    const int target = step_of[next_point];
-    if (target == step + 1) {  // the step ends on a coarse point
+    if (on_point) {
       for (int l = 0; l < G; ++l) out.z[l] = coarse[next_point][l][j] - now[l][j], now[l][j] = coarse[next_point][l][j];
       return out;
     }
-    // Bridge from B now to the coarse point `left` steps ahead, one step of it.
-    filled = true;
     const auto fill = inner.template normals<R>(j);
-    const Real left = static_cast<Real>(target - step);
-    const Real spread = sqrt((left - Real(1)) / left);
     for (int l = 0; l < G; ++l) {
-      const Real move = (coarse[next_point][l][j] - now[l][j]) / left + spread * fill.z[l];
+      const Real move = (coarse[next_point][l][j] - now[l][j]) * pull + spread * fill.z[l];
       out.z[l] = move;
       now[l][j] += move;
     }
@@ -134,10 +142,11 @@ struct SobolBridge {
   }
   MCSIM_HD void next() {
     if (!stepping) return inner.next();  // after uniforms
-    if (filled) inner.next();
-    stepping = filled = false;
+    if (!on_point) inner.next();         // the fill normals' block
+    stepping = false;
     ++step;
     if (next_point <= points && step_of[next_point] == step) ++next_point;
+    if (next_point <= points) plan_step();
   }
 };
 

@@ -3,7 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "rng/sobol.hpp"  // inverse_normal
+#include "models/option/analytic.hpp"  // normal_pdf
+#include "rng/sobol.hpp"             // inverse_normal
 
 namespace mcsim::var {
 
@@ -67,8 +68,7 @@ double student_t_quantile(double p, double dof) {
 
 TailRisk normal_tail(double mean, double sd, double alpha) {
   const double z = rng::inverse_normal(alpha);
-  const double density = std::exp(-0.5 * z * z) / std::sqrt(2 * kPi);
-  return {mean + sd * z, mean + sd * density / (1 - alpha)};
+  return {mean + sd * z, mean + sd * option::normal_pdf(z) / (1 - alpha)};
 }
 
 TailRisk student_t_tail(double mean, double sd, double dof, double alpha) {

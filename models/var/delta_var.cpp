@@ -37,20 +37,22 @@ namespace {
 struct LossMoments {
   double mean, sd;
 };
+// Over the horizon asset i's spot moves by move(i) per unit shock Z_i, and by
+// drift(i) on average.
+double move(const VarSpec& s, std::size_t i) { return s.assets[i].spot * s.assets[i].volatility * std::sqrt(s.horizon()); }
+double drift(const VarSpec& s, std::size_t i) { return s.assets[i].spot * s.assets[i].drift * s.horizon(); }
+
 LossMoments loss_moments(const VarSpec& s, bool with_gamma) {
   const PortfolioGreeks g = portfolio_greeks(s);
   const std::size_t n = s.assets.size();
-  const double h = s.horizon();
   std::vector<double> b(n), a(n);
-  double drift = 0;
+  double drift_gain = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const RiskAsset& x = s.assets[i];
-    const double move = x.spot * x.volatility * std::sqrt(h);  // dS_i per unit Z_i
-    b[i] = g.delta[i] * move;
-    a[i] = with_gamma ? g.gamma[i] * move * move : 0.0;
-    drift += g.delta[i] * x.spot * x.drift * h;
+    b[i] = g.delta[i] * move(s, i);
+    a[i] = with_gamma ? g.gamma[i] * move(s, i) * move(s, i) : 0.0;
+    drift_gain += g.delta[i] * drift(s, i);
   }
-  double mean = -drift, var = 0;
+  double mean = -drift_gain, var = 0;
   for (std::size_t i = 0; i < n; ++i) {
     mean -= 0.5 * a[i];  // C_ii = 1
     for (std::size_t j = 0; j < n; ++j)
@@ -71,20 +73,18 @@ TailRisk delta_gamma_normal(const VarSpec& s, double alpha) { return tail(s, los
 std::vector<TailRisk> delta_normal_contributions(const VarSpec& s, double alpha) {
   const LossMoments total = loss_moments(s, false);
   const TailRisk unit = tail(s, {0.0, 1.0}, alpha);  // the tail factors of a unit loss
-  const double h = s.horizon();
   const std::size_t n = s.assets.size();
   // The total's exposure per unit shock of each asset, and C times it.
   const PortfolioGreeks g = portfolio_greeks(s);
   std::vector<double> cb(n, 0.0);
-  const auto move = [&](std::size_t i) { return s.assets[i].spot * s.assets[i].volatility * std::sqrt(h); };
   for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < n; ++j) cb[i] += s.correlation[i][j] * g.delta[j] * move(j);
+    for (std::size_t j = 0; j < n; ++j) cb[i] += s.correlation[i][j] * g.delta[j] * move(s, j);
   std::vector<TailRisk> out;
   for (const Position& p : s.portfolio) {
     const auto i = static_cast<std::size_t>(p.asset);
     const double delta = position_greeks(s, p).first;
-    const double mean = -delta * s.assets[i].spot * s.assets[i].drift * h;
-    const double share = total.sd > 0 ? delta * move(i) * cb[i] / total.sd : 0.0;  // Cov(loss_p, L) / sd(L)
+    const double mean = -delta * drift(s, i);
+    const double share = total.sd > 0 ? delta * move(s, i) * cb[i] / total.sd : 0.0;  // Cov(loss_p, L) / sd(L)
     out.push_back({mean + unit.var * share, mean + unit.es * share});
   }
   return out;
