@@ -10,8 +10,13 @@
 #include "app/chunk.hpp"
 #include "app/progress.hpp"
 #include "models/kernels.hpp"
+#include "reduce/exact_sum.hpp"
 
 namespace mcsim {
+
+namespace var {
+struct RiskKernel;  // models/var/risk_kernel.hpp
+}
 
 struct DeviceTiming {
   std::string device;
@@ -32,6 +37,16 @@ class Backend {
   virtual std::vector<DeviceTiming> timings() const = 0;
   // The fewest chunks worth handing to run() at once (the CPU: one per thread).
   virtual std::uint64_t min_unit() const { return 1; }
+
+  // Portfolio risk. The loss of each scenario in [first, first + count), scenario
+  // s drawn from stream (seed, s).
+  virtual void scenario_losses(const var::RiskKernel& k, std::uint64_t first, std::uint64_t count,
+                               double* out) = 0;
+  // For each listed scenario and each band b set in its mask, adds every
+  // position's loss to sums[2 b P + p] and its square to sums[(2 b + 1) P + p]
+  // (P positions, in revaluation order; exact fixed point).
+  virtual void position_sums(const var::RiskKernel& k, const std::vector<std::uint64_t>& scenarios,
+                             const std::vector<std::uint32_t>& masks, int bands, reduce::Fixed* sums) = 0;
 };
 
 // Doubles in one chunk partial of this kernel: the moments of its outputs, then,

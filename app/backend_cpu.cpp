@@ -4,10 +4,12 @@
 #include <omp.h>
 
 #include <chrono>
+#include <vector>
 #include <type_traits>
 #include <thread>
 
 #include "app/backend.hpp"
+#include "app/risk_cpu.hpp"
 
 namespace mcsim {
 
@@ -106,6 +108,21 @@ class CpuBackend : public Backend {
     timing_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     for (std::uint64_t c = first; c < last; ++c)
       timing_.paths += std::min(geo.chunk_paths, geo.paths - c * geo.chunk_paths);
+  }
+
+  void scenario_losses(const var::RiskKernel& k, std::uint64_t first, std::uint64_t count, double* out) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    cpu_scenario_losses(k, first, count, out);
+    timing_.device = devices().front();
+    timing_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    timing_.paths += count;
+  }
+
+  void position_sums(const var::RiskKernel& k, const std::vector<std::uint64_t>& scenarios,
+                     const std::vector<std::uint32_t>& masks, int bands, reduce::Fixed* sums) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    cpu_position_sums(k, scenarios, masks, bands, sums);
+    timing_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
  private:

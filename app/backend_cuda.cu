@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "app/backend.hpp"
+#include "app/risk_cuda.hpp"
 #include "reduce/mpi.hpp"
 
 namespace mcsim {
@@ -79,7 +80,7 @@ __global__ void add_parts(const double* parts_out, unsigned parts, std::size_t w
 
 class CudaBackend : public Backend {
  public:
-  explicit CudaBackend(int device) : device_(device) {
+  explicit CudaBackend(int device) : device_(device), risk_(device) {
     cudaDeviceProp prop{};
     check(cudaGetDeviceProperties(&prop, device_), device_, "device query");
     name_ = "cuda:" + std::to_string(device_) + " " + prop.name;
@@ -98,6 +99,20 @@ class CudaBackend : public Backend {
     check(cudaSetDevice(device_), device_, "device selection");
     const std::size_t width = tally_width(kernel);
     std::visit([&](const auto& k) { launch_all(k, geo, first, last, width, out, progress); }, kernel);
+    timing_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  void scenario_losses(const var::RiskKernel& k, std::uint64_t first, std::uint64_t count, double* out) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    timing_.kernel_ms += risk_.losses(k, first, count, out);
+    timing_.paths += count;
+    timing_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  void position_sums(const var::RiskKernel& k, const std::vector<std::uint64_t>& scenarios,
+                     const std::vector<std::uint32_t>& masks, int bands, reduce::Fixed* sums) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    timing_.kernel_ms += risk_.position_sums(k, scenarios, masks, bands, sums);
     timing_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
@@ -147,6 +162,7 @@ class CudaBackend : public Backend {
   }
 
   int device_;
+  RiskDevice risk_;
   std::string name_;
   double* out_ = nullptr;
   std::size_t out_bytes_ = 0;

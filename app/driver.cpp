@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "app/greeks.hpp"
+#include "app/risk.hpp"
 #include "app/signals.hpp"
 #include "app/version.hpp"
 #include "app/workers.hpp"
@@ -24,12 +25,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-std::string now_iso8601() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
 
 std::vector<std::string> tally_layout(const std::vector<std::string>& outputs) {
   std::vector<std::string> names;
@@ -81,25 +76,6 @@ void unpack(const std::vector<double>& in, std::size_t width, std::vector<reduce
     out->push_back({{static_cast<int>(in[at]), static_cast<std::uint64_t>(in[at + 1])},
                     reduce::Tally(in.begin() + static_cast<std::ptrdiff_t>(at + 2),
                                   in.begin() + static_cast<std::ptrdiff_t>(at + 2 + width))});
-}
-
-// Per-device timings travel to rank 0 as text lines: rank, seconds, kernel ms, paths, name.
-std::string encode_timings(const std::vector<std::unique_ptr<Backend>>& backends) {
-  std::string s;
-  for (const auto& b : backends)
-    for (const auto& d : b->timings())
-      s += fmt::format("{} {:.17g} {:.17g} {} {}\n", mpi::rank(), d.seconds, d.kernel_ms, d.paths, d.device);
-  return s;
-}
-void decode_timings(const std::string& text, std::vector<io::DeviceTime>* out) {
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream l(line);
-    io::DeviceTime d;
-    l >> d.rank >> d.seconds >> d.kernel_ms >> d.paths;
-    std::getline(l >> std::ws, d.device);
-    out->push_back(d);
-  }
 }
 
 class CheckpointFiles {
@@ -157,6 +133,46 @@ io::Results simulate_job(const io::Job& job, const RunOptions& options);
 
 }  // namespace
 
+void results_header(const io::Job& job, const RunOptions& options, const std::string& backend, io::Results* r) {
+  r->mcsim_version = kVersion;
+  r->git_sha = kGitSha;
+  r->created = now_iso8601();
+  r->command_line = options.command_line;
+  r->config = job.yaml;
+  r->backend = backend;
+  r->precision = io::to_string(job.run.precision);
+  r->seed = job.run.seed;
+  r->chunk_paths = job.run.chunk_paths;
+  r->ranks = static_cast<std::uint64_t>(mpi::size());
+}
+
+std::string now_iso8601() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+// Per-device timings travel to rank 0 as text lines: rank, seconds, kernel ms, paths, name.
+std::string encode_timings(const std::vector<std::unique_ptr<Backend>>& backends) {
+  std::string s;
+  for (const auto& b : backends)
+    for (const auto& d : b->timings())
+      s += fmt::format("{} {:.17g} {:.17g} {} {}\n", mpi::rank(), d.seconds, d.kernel_ms, d.paths, d.device);
+  return s;
+}
+void decode_timings(const std::string& text, std::vector<io::DeviceTime>* out) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream l(line);
+    io::DeviceTime d;
+    l >> d.rank >> d.seconds >> d.kernel_ms >> d.paths;
+    std::getline(l >> std::ws, d.device);
+    out->push_back(d);
+  }
+}
+
+
 std::vector<std::unique_ptr<Backend>> choose_backends(io::BackendChoice choice) {
   std::vector<std::unique_ptr<Backend>> out;
   if (choice == io::BackendChoice::Cpu) {
@@ -173,6 +189,7 @@ std::vector<std::unique_ptr<Backend>> choose_backends(io::BackendChoice choice) 
 }
 
 io::Results run_job(const io::Job& job, const RunOptions& options) {
+  if (const auto* risk = dynamic_cast<const var::VarModel*>(job.model.get())) return run_risk_job(job, *risk, options);
   io::Results r = simulate_job(job, options);
   add_greeks(job, options, simulate_job, r);
   return r;
@@ -295,17 +312,8 @@ io::Results simulate_job(const io::Job& job, const RunOptions& options) {
   scenario.references = job.model->references();
   scenario.tally_layout = tally_layout(job.model->outputs());
   scenario.chunk_tallies.assign(store.slot(0), store.slot(0) + end * width);
-  r.mcsim_version = kVersion;
-  r.git_sha = kGitSha;
-  r.created = now_iso8601();
-  r.command_line = options.command_line;
-  r.config = job.yaml;
-  r.backend = backends.front()->name();
-  r.precision = io::to_string(run.precision);
-  r.seed = run.seed;
+  results_header(job, options, backends.front()->name(), &r);
   r.paths = std::min(run.paths, end * run.chunk_paths);
-  r.chunk_paths = run.chunk_paths;
-  r.ranks = static_cast<std::uint64_t>(ranks);
   for (const auto& n : names) {
     std::istringstream in(n);
     for (std::string line; std::getline(in, line);) r.devices.push_back(line);

@@ -35,6 +35,15 @@ std::vector<std::unique_ptr<Backend>> choose_backends(io::BackendChoice choice);
 // Runs the job on every rank; the returned results are whole on rank 0 only.
 io::Results run_job(const io::Job& job, const RunOptions& options);
 
+// The provenance of a results file: version, time, command line, config, backend,
+// precision, seed, chunk size, ranks.
+void results_header(const io::Job& job, const RunOptions& options, const std::string& backend, io::Results* r);
+// The time now, as the results file records it.
+std::string now_iso8601();
+// Per-device timings travel to rank 0 as text lines: rank, seconds, kernel ms, paths, name.
+std::string encode_timings(const std::vector<std::unique_ptr<Backend>>& backends);
+void decode_timings(const std::string& text, std::vector<io::DeviceTime>* out);
+
 // Estimates, references and z-scores as an aligned table.
 std::string format_estimates(const io::ScenarioResult& s);
 

@@ -105,6 +105,8 @@ bool Block::has(const std::string& key) const {
   return node_.IsMap() && node_[key].IsDefined() && !node_[key].IsNull();
 }
 
+bool Block::has_scalar(const std::string& key) const { return has(key) && node_[key].IsScalar(); }
+
 std::string Block::key_path(const std::string& key) const {
   return path_.empty() ? key : path_ + "." + key;
 }

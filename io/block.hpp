@@ -34,6 +34,7 @@ class Block {
   Block(YAML::Node node, std::string path, Diagnostics& diag);
 
   bool has(const std::string& key) const;
+  bool has_scalar(const std::string& key) const;  // given as one value, not a list or mapping
   std::string key_path(const std::string& key) const;
   const YAML::Mark mark(const std::string& key) const;
 

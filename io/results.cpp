@@ -107,6 +107,16 @@ void write_scenario(hid_t scenarios, const ScenarioResult& s) {
   named_values("reference", refs);
   named_values("diagnostics", s.diagnostics);
 
+  std::vector<std::string> table_names;
+  for (const Table& t : s.tables) {
+    const std::size_t cols = t.columns.size();
+    h5::write_dataset(g, t.name, t.data, cols ? t.data.size() / cols : 0, cols);
+    h5::Handle d(H5Dopen2(g, t.name.c_str(), H5P_DEFAULT), H5Dclose, "open dataset '" + t.name + "'");
+    h5::write_attr(d, "columns", t.columns);
+    table_names.push_back(t.name);
+  }
+  if (!table_names.empty()) h5::write_attr(g, "tables", table_names);
+
   h5::Handle chunks = h5::create_group(g, "chunks");
   const std::size_t width = s.tally_layout.size();
   h5::write_dataset(chunks, "tally", s.chunk_tallies, width ? s.chunk_tallies.size() / width : 0, width);
@@ -199,7 +209,16 @@ Results read_results(const std::string& path) {
     ScenarioResult s;
     s.name = name;
     h5::Handle g = h5::open_group(scenarios, name);
-    for (const auto& key : h5::attr_names(g)) s.overrides.emplace_back(key, h5::read_attr_string(g, key));
+    const auto attrs = h5::attr_names(g);  // the overrides, and the list of tables
+    for (const auto& key : attrs)
+      if (key != "tables") s.overrides.emplace_back(key, h5::read_attr_string(g, key));
+    if (std::find(attrs.begin(), attrs.end(), "tables") != attrs.end())
+      for (const auto& t : h5::read_attr_strings(g, "tables")) {
+        Table table{t, {}, h5::read_dataset(g, t, nullptr, nullptr)};
+        h5::Handle d(H5Dopen2(g, t.c_str(), H5P_DEFAULT), H5Dclose, "open dataset '" + t + "'");
+        table.columns = h5::read_attr_strings(d, "columns");
+        s.tables.push_back(std::move(table));
+      }
     for (const auto& row : read_table<EstimateRow>(g, "estimates", estimate_type()))
       s.estimates.push_back({std::string(row.name, strnlen(row.name, h5::kNameBytes)), row.value,
                              row.std_error, row.ci_low, row.ci_high, row.samples});

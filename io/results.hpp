@@ -16,6 +16,13 @@ namespace mcsim::io {
 
 constexpr std::uint64_t kFormatVersion = 1;
 
+// A model's own array, such as a loss histogram: rows of named columns.
+struct Table {
+  std::string name;
+  std::vector<std::string> columns;
+  std::vector<double> data;  // rows x columns.size()
+};
+
 struct ScenarioResult {
   std::string name = "base";
   std::vector<std::pair<std::string, std::string>> overrides;  // key -> value
@@ -24,6 +31,7 @@ struct ScenarioResult {
   std::vector<std::pair<std::string, double>> diagnostics;  // e.g. variance-reduction factor
   std::vector<std::string> tally_layout;  // one name per field of a chunk partial
   std::vector<double> chunk_tallies;      // chunks x layout.size()
+  std::vector<Table> tables;              // written as datasets with a `columns` attribute
 };
 
 struct DeviceTime {

@@ -70,10 +70,16 @@ CholeskyFactor correlation_cholesky(const std::vector<std::vector<double>>& c) {
 
 void read_correlation(io::Block& block, std::size_t n, std::vector<std::vector<double>>* matrix,
                       std::vector<double>* lower) {
-  if (block.has("correlation")) {
+  if (block.has_scalar("correlation")) {
+    // One number: every pair of assets has that correlation.
+    const double rho = block.real("correlation", std::nullopt, {-1.0, 1.0});
+    matrix->assign(n, std::vector<double>(n, rho));
+    for (std::size_t i = 0; i < n; ++i) (*matrix)[i][i] = 1.0;
+  } else if (block.has("correlation")) {
     *matrix = block.matrix("correlation", {-1.0, 1.0});
   } else if (n > 1) {
-    block.error("", "missing required key 'correlation' (an n x n matrix for the " + std::to_string(n) + " assets)");
+    block.error("", "missing required key 'correlation' (an n x n matrix for the " + std::to_string(n) +
+                        " assets, or one number for every pair)");
   } else {
     *matrix = {{1.0}};
   }

@@ -18,7 +18,8 @@ struct CholeskyFactor {
 // correlated assets) are allowed: their dependent rows get zero pivots.
 CholeskyFactor correlation_cholesky(const std::vector<std::vector<double>>& c);
 
-// Reads `block.correlation` for n assets (optional for one asset) into *matrix and
+// Reads `block.correlation` for n assets (optional for one asset; one number sets
+// every pair alike) into *matrix and
 // its factor into *lower; every problem is a config error at the key's line.
 void read_correlation(io::Block& block, std::size_t n, std::vector<std::vector<double>>* matrix,
                       std::vector<double>* lower);

@@ -57,7 +57,9 @@ class Model {
   }
   // Closed-form values of some outputs, where the model has them.
   virtual std::vector<Reference> references() const = 0;
-  virtual PathKernel kernel(const KernelSetup& setup) const = 0;
+  // The path kernel of a path-by-path model (portfolio risk runs scenario passes
+  // instead: models/var/var_model.hpp).
+  virtual PathKernel kernel(const KernelSetup& setup) const;
   // True when each chunk is an independent randomisation of the whole estimator
   // (scrambled Sobol points): chunks are then 2^m paths, and errors come from the
   // spread of the chunk means.

@@ -1,12 +1,14 @@
 #include "models/registry.hpp"
 
 #include "models/option/option_model.hpp"
+#include "models/var/var_model.hpp"
 
 namespace mcsim {
 
 const std::vector<ModelFamily>& model_families() {
   static const std::vector<ModelFamily> families = {
       {"option", &option::parse_option_model},
+      {"var", &var::parse_var_model},
   };
   return families;
 }

@@ -103,6 +103,13 @@ std::uint64_t broadcast(std::uint64_t v) {
   if (size() > 1) MPI_Bcast(&v, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
   return v;
 }
+std::vector<double> broadcast(std::vector<double> v) {
+  if (size() <= 1) return v;
+  std::uint64_t n = broadcast(static_cast<std::uint64_t>(v.size()));
+  v.resize(n);
+  if (n) MPI_Bcast(v.data(), static_cast<int>(n), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  return v;
+}
 std::vector<std::vector<double>> gather(const std::vector<double>& mine) {
   return gather_any(mine, MPI_DOUBLE);
 }
@@ -123,6 +130,7 @@ int local_size() { return 1; }
 int max_over_ranks(int v) { return v; }
 int broadcast(int v) { return v; }
 std::uint64_t broadcast(std::uint64_t v) { return v; }
+std::vector<double> broadcast(std::vector<double> v) { return v; }
 std::vector<std::vector<double>> gather(const std::vector<double>& mine) { return {mine}; }
 std::vector<std::string> gather(const std::string& mine) { return {mine}; }
 void abort_all(int status) { std::exit(status); }

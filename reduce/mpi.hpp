@@ -24,6 +24,7 @@ int max_over_ranks(int v);
 // Rank 0's value, on every rank.
 int broadcast(int v);
 std::uint64_t broadcast(std::uint64_t v);
+std::vector<double> broadcast(std::vector<double> v);  // short vectors (a plan)
 
 // Rank 0 gets every rank's vector, in rank order; other ranks get an empty list.
 // Vectors of any length (sent in pieces below MPI's int count limit).

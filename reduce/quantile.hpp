@@ -1,13 +1,12 @@
-// Exact quantiles and expected shortfall without keeping every sample, in two
-// passes over the same (regenerable) samples:
-//   1. a histogram tally of fixed bins, with the count and the sum of the samples
-//      in each (it adds like any other tally, so chunks and ranks combine it);
-//   2. for each wanted level, the samples of the one bin that holds its order
-//      statistic, sorted: the exact k-th smallest, whatever the bin width.
+// Exact quantiles and expected shortfall without keeping every sample, in passes
+// over the same (regenerable) samples:
+//   1. a histogram of fixed bins (integer counts: it adds like any other tally);
+//   2. the samples of the few bins that hold the wanted order statistics, sorted,
+//      and the exact sum of every sample above them.
 // VaR at level a of N samples is the k-th smallest, k = ceil(a N); expected
 // shortfall is the mean of the upper tail of weight (1 - a) N, the k-th sample
-// counted for its fraction k - a N (Acerbi-Tasche). So both equal the figures
-// from the fully sorted samples, bit for bit for VaR.
+// counted for its fraction k - a N (Acerbi-Tasche). So both equal the figures of
+// the fully sorted samples.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -15,8 +14,7 @@
 namespace mcsim::reduce {
 
 // Bins of equal width over [lo, hi), plus an underflow bin (index 0) and an
-// overflow bin (index bins + 1). Fixed before the first pass (from a cheap
-// estimate of the spread), so every chunk bins alike.
+// overflow bin (index bins + 1). Fixed before a pass, so every chunk bins alike.
 struct Bins {
   double lo, hi;
   int bins;
@@ -27,28 +25,29 @@ struct Bins {
     return b > bins ? bins : b;
   }
   int size() const { return bins + 2; }
+  // Bin b holds [low(b), high(b)); the end bins reach out to -inf and +inf.
+  double low(int b) const;
+  double high(int b) const;
 };
 
-// The first pass's tally: count, then sum, of each bin (2 * bins.size() doubles).
-void histogram_add(const Bins& bins, double x, double* tally);
-
-// Where level a's order statistic lies after the first pass.
-struct QuantileSlot {
-  double level;
-  std::uint64_t rank;         // k = ceil(a N), from 1
-  int bin;                    // the bin holding the k-th smallest
-  std::uint64_t rank_in_bin;  // its rank among that bin's samples, from 1
-  std::uint64_t bin_count;    // the samples the second pass must keep
-  double sum_above;           // the sum of every sample in bins above `bin`
-  std::uint64_t count_above;
+// The rank of level a's order statistic among n samples, k = ceil(a n) (from 1),
+// and the ranks that bound it with 95% confidence (the binomial band
+// a n -+ 1.96 sqrt(n a (1 - a)), within [1, n]).
+struct LevelRanks {
+  std::uint64_t k, lo, hi;
 };
-std::vector<QuantileSlot> locate_quantiles(const Bins& bins, const std::vector<double>& tally,
-                                           const std::vector<double>& levels);
+LevelRanks level_ranks(double level, std::uint64_t n);
 
-struct TailFigures {
-  double var, es;
+// Where the rank-th smallest sample lies in a histogram: its bin, and how many
+// samples lie in the bins below.
+struct Located {
+  int bin;
+  std::uint64_t below;
 };
-// From the second pass: `in_bin` holds every sample of slot.bin (any order).
-TailFigures exact_tail(const QuantileSlot& slot, std::vector<double> in_bin, std::uint64_t total);
+Located locate(const std::vector<std::uint64_t>& counts, std::uint64_t rank);
+
+// ES from VaR = the k-th smallest of n samples and the sum of the samples ranked
+// above k.
+double expected_shortfall(double level, std::uint64_t n, std::uint64_t k, double var, double sum_above);
 
 }  // namespace mcsim::reduce

@@ -17,6 +17,16 @@ build/device/mcsim devices | tee "$out/devices.txt"
 build/device/mcsim validate --backend cuda > "$out/validate-cuda.txt" 2>&1; echo "validate cuda double exit $?"; tail -3 "$out/validate-cuda.txt"
 build/device/mcsim validate --backend cuda --set run.precision=float > "$out/validate-cuda-float.txt" 2>&1; echo "validate cuda float exit $?"; tail -3 "$out/validate-cuda-float.txt"
 build/device/mcsim run configs/quickstart.yaml --force -q | tee "$out/quickstart.txt"
+# Portfolio risk: the 100-asset, 1,000-option book at 10^8 scenarios (float
+# and double), the 200-asset, 5,000-option example, and the CPU on one thread.
+python3 scripts/var_portfolio.py 100 1000 100000000 /tmp/var-bench.yaml
+{
+  build/device/bench/bench_var /tmp/var-bench.yaml cuda 100000000 5
+  build/device/bench/bench_var /tmp/var-bench.yaml cuda 100000000 3 double
+  build/device/bench/bench_var configs/var-large.yaml cuda 10000000 3
+  OMP_NUM_THREADS=1 build/device/bench/bench_var /tmp/var-bench.yaml cpu 20000 3
+} 2>&1 | tee "$out/bench-var.txt"
+[ "${ONLY_VAR:-0}" = 1 ] && exit 0
 build/device/bench/bench_option european cuda | tee "$out/bench-cuda.txt"
 build/device/bench/bench_option asian-barrier cuda | tee "$out/bench-asian.txt"
 for job in asian asian-cv asian-sobol basket american; do build/device/bench/bench_option $job cuda; done | tee "$out/bench-more.txt"

@@ -22,3 +22,14 @@ inline bool same_results(const std::string& a_path, const std::string& b_path) {
   }
   return true;
 }
+
+// The name of the first estimate whose value or error differs in its bits between
+// two runs held in memory, or "" when none does.
+inline std::string first_different_estimate(const mcsim::io::Results& a, const mcsim::io::Results& b) {
+  const auto &x = a.scenarios.front().estimates, &y = b.scenarios.front().estimates;
+  if (x.size() != y.size()) return "(the estimate lists differ in length)";
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (x[i].name != y[i].name || !same_bits(x[i].value, y[i].value) || !same_bits(x[i].std_error, y[i].std_error))
+      return x[i].name;
+  return "";
+}

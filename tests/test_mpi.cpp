@@ -9,6 +9,7 @@
 #include "io/results.hpp"
 #include "run_exe.hpp"
 #include "same_results.hpp"
+#include "var_job.hpp"
 
 namespace fs = std::filesystem;
 using namespace test_exe;
@@ -128,5 +129,22 @@ TEST_CASE("bump-and-revalue Greeks are the same on one and two ranks", "[mpi][gr
   REQUIRE(run("run " + job.string() + " --backend cpu -q -o " + b + greeks, "timeout 120 " + mpirun(2)).status == 0);
   CHECK(mcsim::io::read_results(a).scenarios.front().estimates.size() == 3);
   CHECK(same_results(a, b));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("portfolio VaR ES and contributions are the same bits on one two and three ranks", "[mpi][var]") {
+  const fs::path dir = scratch("mpi-var");
+  const fs::path job = dir / "risk.yaml";
+  std::ofstream(job) << var_book_job();
+  std::vector<std::string> outs;
+  for (int ranks : {1, 2, 3}) {
+    outs.push_back((dir / ("var" + std::to_string(ranks) + ".h5")).string());
+    const auto r = run("run " + job.string() + " --backend cpu -q -o " + outs.back(), "timeout 120 " + mpirun(ranks));
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    CHECK(mcsim::io::read_results(outs.back()).ranks == static_cast<std::uint64_t>(ranks));
+  }
+  CHECK(same_results(outs[0], outs[1]));
+  CHECK(same_results(outs[0], outs[2]));
   fs::remove_all(dir);
 }

@@ -20,18 +20,30 @@ std::vector<double> samples(std::size_t n, std::uint64_t seed) {
   return x;
 }
 
-// Both passes over `x`.
-reduce::TailFigures two_passes(const std::vector<double>& x, const reduce::Bins& bins, double level) {
-  std::vector<double> tally(2 * bins.size(), 0.0);
-  for (double v : x) reduce::histogram_add(bins, v, tally.data());
-  const auto slot = reduce::locate_quantiles(bins, tally, {level}).front();
+struct Tail {
+  double var, es;
+};
+
+// Both passes over `x`: the histogram, then the samples of the bin holding rank k
+// and the sum of everything above that bin.
+Tail two_passes(const std::vector<double>& x, const reduce::Bins& bins, double level) {
+  std::vector<std::uint64_t> counts(static_cast<std::size_t>(bins.size()), 0);
+  for (double v : x) ++counts[static_cast<std::size_t>(bins.of(v))];
+  const auto ranks = reduce::level_ranks(level, x.size());
+  const auto at = reduce::locate(counts, ranks.k);
   std::vector<double> kept;
-  for (double v : x)
-    if (bins.of(v) == slot.bin) kept.push_back(v);
-  return reduce::exact_tail(slot, kept, x.size());
+  double above = 0;
+  for (double v : x) {
+    if (bins.of(v) == at.bin) kept.push_back(v);
+    if (bins.of(v) > at.bin) above += v;
+  }
+  std::sort(kept.begin(), kept.end());
+  const std::size_t k = ranks.k - at.below - 1;
+  for (std::size_t i = k + 1; i < kept.size(); ++i) above += kept[i];
+  return {kept[k], reduce::expected_shortfall(level, x.size(), ranks.k, kept[k], above)};
 }
 
-reduce::TailFigures sorted(std::vector<double> x, double level) {
+Tail sorted(std::vector<double> x, double level) {
   std::sort(x.begin(), x.end());
   const double n = static_cast<double>(x.size());
   const auto k = static_cast<std::size_t>(std::ceil(level * n));
@@ -65,15 +77,28 @@ TEST_CASE("a level whose rank is a whole number and a single sample", "[quantile
   CHECK(two_passes({4.0}, bins, 0.99).es == 4.0);
 }
 
-TEST_CASE("histogram tallies add, and the second pass must find what the first counted", "[quantile]") {
-  const auto x = samples(10'000, 8);
-  const reduce::Bins bins{-3, 3, 64};
-  std::vector<double> whole(2 * bins.size(), 0.0), first(whole), second(whole);
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    reduce::histogram_add(bins, x[i], whole.data());
-    reduce::histogram_add(bins, x[i], (i < 4000 ? first : second).data());
+TEST_CASE("bin edges cover the line and the rank band holds the quantile", "[quantile]") {
+  const reduce::Bins bins{-1, 3, 8};
+  CHECK(bins.low(0) == -INFINITY);
+  CHECK(bins.high(0) == -1);
+  CHECK(bins.low(1) == -1);
+  CHECK(bins.high(8) == 3);
+  CHECK(bins.high(9) == INFINITY);
+  for (double x : {-7.0, -1.0, -0.5, 0.49, 2.999, 3.0, 1e9}) {
+    const int b = bins.of(x);
+    CHECK(bins.low(b) <= x);
+    CHECK(x < bins.high(b));
   }
-  for (std::size_t i = 0; i < whole.size(); i += 2) CHECK(first[i] + second[i] == whole[i]);
-  const auto slot = reduce::locate_quantiles(bins, whole, {0.95}).front();
-  CHECK_THROWS_WITH(reduce::exact_tail(slot, {1.0}, x.size()), Catch::Contains("the first counted"));
+  // n = 10^6 at 0.99: k = 990000, band +-1.96 sqrt(9900) = +-195.
+  const auto r = reduce::level_ranks(0.99, 1'000'000);
+  CHECK(r.k == 990000);
+  CHECK(r.lo == 990000 - 196);
+  CHECK(r.hi == 990000 + 196);
+  const auto edge = reduce::level_ranks(0.999, 10);
+  CHECK(edge.k == 10);
+  CHECK(edge.hi == 10);
+  CHECK(edge.lo <= 10);
+  CHECK_THROWS(reduce::locate({1, 2, 3}, 7));
+  CHECK(reduce::locate({1, 2, 3}, 3).bin == 1);
+  CHECK(reduce::locate({1, 2, 3}, 4).below == 3);
 }

@@ -14,6 +14,18 @@ MCSIM_HD Real bsm_d1(Real spot, Real strike, Real rate, Real dividend, Real sigm
   return (log(spot / strike) + (rate - dividend + Real(0.5) * sigma * sigma) * tau) / (sigma * sqrt(tau));
 }
 
+// The formula's core, from the discounted forward spot F = S e^{-q tau}, the
+// discounted strike D = K e^{-r tau}, log(F / D) and sd = sigma sqrt(tau) > 0:
+// w (F N(w d1) - D N(w d2)), w = +1 for a call and -1 for a put. A risk scenario
+// revalues through it with everything but the spot computed once per job.
+template <class Real>
+MCSIM_HD Real bsm_core(Real forward_spot, Real discounted_strike, Real log_ratio, Real sd, Real w) {
+  const Real d1 = log_ratio / sd + Real(0.5) * sd, d2 = d1 - sd;
+  const Real root_half = Real(0.7071067811865476);  // N(x) = erfc(-x / sqrt 2) / 2
+  return w * Real(0.5) *
+         (forward_spot * erfc(-w * d1 * root_half) - discounted_strike * erfc(-w * d2 * root_half));
+}
+
 // A call (put) on spot S struck at K with `tau` years left, rate r, dividend
 // yield q, volatility sigma; tau <= 0 gives the intrinsic value.
 template <class Real>
@@ -23,10 +35,8 @@ MCSIM_HD Real bsm_value(Real spot, Real strike, Real rate, Real dividend, Real s
     const Real paid = w * (spot - strike);
     return paid > Real(0) ? paid : Real(0);
   }
-  const Real d1 = bsm_d1(spot, strike, rate, dividend, sigma, tau), d2 = d1 - sigma * sqrt(tau);
-  const Real root_half = Real(0.7071067811865476);  // N(x) = erfc(-x / sqrt 2) / 2
-  return w * (spot * exp(-dividend * tau) * Real(0.5) * erfc(-w * d1 * root_half) -
-              strike * exp(-rate * tau) * Real(0.5) * erfc(-w * d2 * root_half));
+  const Real forward = spot * exp(-dividend * tau), discounted = strike * exp(-rate * tau);
+  return bsm_core(forward, discounted, log(spot / strike) + (rate - dividend) * tau, sigma * sqrt(tau), w);
 }
 
 }  // namespace mcsim::option

@@ -32,16 +32,15 @@ PortfolioGreeks portfolio_greeks(const VarSpec& s) {
 
 namespace {
 
-// Moments of the loss L = -(b . Z + Z' A Z / 2) - m with Z ~ (0, C), A diagonal:
-// E L = -m - tr(A C) / 2, Var L = b' C b + tr((A C)^2) / 2 (normal Z).
-struct LossMoments {
-  double mean, sd;
-};
 // Over the horizon asset i's spot moves by move(i) per unit shock Z_i, and by
 // drift(i) on average.
 double move(const VarSpec& s, std::size_t i) { return s.assets[i].spot * s.assets[i].volatility * std::sqrt(s.horizon()); }
 double drift(const VarSpec& s, std::size_t i) { return s.assets[i].spot * s.assets[i].drift * s.horizon(); }
 
+}  // namespace
+
+// L = -(b . Z + Z' A Z / 2) - m with Z ~ (0, C), A diagonal:
+// E L = -m - tr(A C) / 2, Var L = b' C b + tr((A C)^2) / 2 (normal Z).
 LossMoments loss_moments(const VarSpec& s, bool with_gamma) {
   const PortfolioGreeks g = portfolio_greeks(s);
   const std::size_t n = s.assets.size();
@@ -60,6 +59,8 @@ LossMoments loss_moments(const VarSpec& s, bool with_gamma) {
   }
   return {mean, std::sqrt(var)};
 }
+
+namespace {
 
 TailRisk tail(const VarSpec& s, const LossMoments& m, double alpha) {
   return s.student_t ? student_t_tail(m.mean, m.sd, s.dof, alpha) : normal_tail(m.mean, m.sd, alpha);

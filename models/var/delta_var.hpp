@@ -19,6 +19,11 @@ PortfolioGreeks portfolio_greeks(const VarSpec& s);
 // Student-t): delta-normal takes the loss linear in Z; delta-gamma-normal adds the
 // quadratic term and matches a normal to the loss's mean and variance.
 TailRisk delta_normal(const VarSpec& s, double alpha);
+// The approximate loss's mean and standard deviation (with or without the gamma term).
+struct LossMoments {
+  double mean, sd;
+};
+LossMoments loss_moments(const VarSpec& s, bool with_gamma);
 TailRisk delta_gamma_normal(const VarSpec& s, double alpha);
 
 // Each position's share of the delta-normal VaR and ES by Euler allocation: its

@@ -25,14 +25,25 @@ double shock_quantile(const VarSpec& s, double u) {
 
 }  // namespace
 
-double loss_at_shock(const VarSpec& s, double z) {
+namespace {
+double spot_at_shock(const VarSpec& s, double z) {
   const RiskAsset& a = s.assets.front();
   const double h = s.horizon();
-  const double spot = a.spot * std::exp((a.drift - 0.5 * a.volatility * a.volatility) * h + a.volatility * std::sqrt(h) * z);
-  return portfolio_value(s, a.spot, 0) - portfolio_value(s, spot, h);
+  return a.spot * std::exp((a.drift - 0.5 * a.volatility * a.volatility) * h + a.volatility * std::sqrt(h) * z);
+}
+}  // namespace
+
+double loss_at_shock(const VarSpec& s, double z) {
+  return portfolio_value(s, s.assets.front().spot, 0) - portfolio_value(s, spot_at_shock(s, z), s.horizon());
 }
 
-TailRisk exact_single_asset_tail(const VarSpec& s, double alpha) {
+namespace {
+
+// VaR- and ES-style figures of f(z) over the loss's worst (1 - alpha) shocks: f at
+// the quantile shock, and f averaged over the tail. With f the total loss these
+// are VaR and ES; with f one position's loss, its Euler contributions.
+template <class F>
+TailRisk tail_of(const VarSpec& s, double alpha, F&& f) {
   if (s.assets.size() != 1) throw std::invalid_argument("exact_single_asset_tail: the portfolio must be on one asset");
   // The loss must move one way with the shock; find which.
   int direction = 0;
@@ -43,17 +54,33 @@ TailRisk exact_single_asset_tail(const VarSpec& s, double alpha) {
       throw std::invalid_argument("exact_single_asset_tail: the portfolio's value is not monotone in the spot");
     if (d) direction = d;
   }
-  if (direction == 0) return {0, 0};
+  if (direction == 0) return {f(0.0), f(0.0)};
   // The worst (1 - alpha) of shocks: the low ones when the loss falls as z rises.
   const auto tail_shock = [&](double u) { return direction < 0 ? shock_quantile(s, u) : -shock_quantile(s, u); };
   const double p = 1 - alpha;
-  TailRisk out{loss_at_shock(s, tail_shock(p)), 0};
+  TailRisk out{f(tail_shock(p)), 0};
   // ES = (1/p) int_0^p loss(z(u)) du, with u = p e^{-v} so that the far tail,
   // where z(u) runs off, is spread over v in [0, 60].
-  out.es = option::integrate(0.0, 60.0, 240, [&](double v) {
-    const double u = p * std::exp(-v);
-    return loss_at_shock(s, tail_shock(u)) * std::exp(-v);
-  });
+  out.es = option::integrate(0.0, 60.0, 240, [&](double v) { return f(tail_shock(p * std::exp(-v))) * std::exp(-v); });
+  return out;
+}
+
+}  // namespace
+
+TailRisk exact_single_asset_tail(const VarSpec& s, double alpha) {
+  return tail_of(s, alpha, [&](double z) { return loss_at_shock(s, z); });
+}
+
+std::vector<TailRisk> exact_single_asset_contributions(const VarSpec& s, double alpha) {
+  std::vector<TailRisk> out;
+  const RiskAsset& a = s.assets.front();
+  const double h = s.horizon();
+  for (const Position& p : s.portfolio)
+    out.push_back(tail_of(s, alpha, [&](double z) {
+      return position_value(p.instrument, p.quantity, p.strike, p.maturity, a.spot, s.rate, a.volatility) -
+             position_value(p.instrument, p.quantity, p.strike, p.maturity - h, spot_at_shock(s, z), s.rate,
+                            a.volatility);
+    }));
   return out;
 }
 

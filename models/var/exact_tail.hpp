@@ -5,6 +5,8 @@
 // loss averaged over the shock's tail (by quadrature). The reference of the
 // Monte Carlo VaR for one asset, normal or Student-t.
 #pragma once
+#include <vector>
+
 #include "models/var/analytic.hpp"
 #include "models/var/var_spec.hpp"
 
@@ -17,5 +19,8 @@ double loss_at_shock(const VarSpec& s, double z);
 
 // Throws std::invalid_argument for several assets or a value not monotone in the spot.
 TailRisk exact_single_asset_tail(const VarSpec& s, double alpha);
+// Each position's Euler contributions: its loss at the VaR shock, and its loss
+// averaged over the tail (they add up to the totals above).
+std::vector<TailRisk> exact_single_asset_contributions(const VarSpec& s, double alpha);
 
 }  // namespace mcsim::var

@@ -45,6 +45,9 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
   if (list.empty() && model.valid()) model.error("portfolio", "needs at least one position");
   for (io::Block& b : list) {
     Position p;
+    p.name = b.text("name", "p" + std::to_string(s.portfolio.size()));
+    for (const Position& earlier : s.portfolio)
+      if (earlier.name == p.name) b.error("name", "position '" + p.name + "' is named twice");
     const std::string type = b.choice("type", {"stock", "forward", "option"}, std::nullopt);
     const std::string asset = b.text("asset", std::nullopt);
     p.quantity = b.real("quantity", std::nullopt);
@@ -81,6 +84,8 @@ bool parse_var_spec(io::Block& model, VarSpec& s) {
   s.confidence = model.has("confidence") ? model.reals("confidence", Range{0, 1, true, true})
                                          : std::vector<double>{0.95, 0.99};
   if (s.confidence.empty()) model.error("confidence", "needs at least one level");
+  if (s.confidence.size() > kMaxLevels)
+    model.error("confidence", "at most " + std::to_string(kMaxLevels) + " levels");
   io::Block factors = model.child("factors", true);
   parse_factors(factors, s);
   factors.finish();

@@ -11,6 +11,7 @@
 namespace mcsim::var {
 
 constexpr double kTradingDays = 252;  // a horizon of 252 days is one year
+constexpr std::size_t kMaxLevels = 10;  // confidence levels a job may ask for
 
 struct RiskAsset {
   std::string name;
@@ -23,6 +24,7 @@ struct Position {
   double quantity = 0;    // negative: short
   double strike = 0;      // forward: delivery price; option: strike
   double maturity = 0;    // years from today (forwards and options)
+  std::string name;       // default p<index>: names its contributions
 };
 
 struct VarSpec {

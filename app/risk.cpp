@@ -1,0 +1,505 @@
+// Portfolio risk (models/var) in passes over the same scenarios, each regenerated
+// from its own stream, so no pass keeps the job's losses:
+//   1. a histogram of the losses (integer counts) and their exact sums;
+//   2. the losses in the few bins around each level's order statistic, the exact
+//      sums of the losses above them, and each position's loss summed over them;
+// then, on rank 0, the exact VaR and ES, their errors, and each position's
+// contributions from one more look at the scenarios at and above the VaR. Every
+// tally is an integer (reduce/exact_sum.hpp) or a sorted list, so the figures have
+// the same bits for any number of ranks, devices and threads.
+#include "app/risk.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <omp.h>
+#include <thread>
+
+#include "app/signals.hpp"
+#include "models/var/risk_kernel.hpp"
+#include "reduce/mpi.hpp"
+#include "reduce/quantile.hpp"
+#include "reduce/stats.hpp"
+#include "models/var/delta_var.hpp"
+
+namespace mcsim {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using reduce::Fixed;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+constexpr int kBins = 16384;                        // a histogram pass's bins
+constexpr std::uint64_t kUnitScenarios = 1 << 22;   // losses a device holds at once
+
+// Exact tallies travel between ranks as bytes.
+struct Bytes {
+  std::string s;
+  std::size_t at = 0;
+  template <class T>
+  void put(const T& v) { s.append(reinterpret_cast<const char*>(&v), sizeof v); }
+  template <class T>
+  void put(const std::vector<T>& v) {
+    put<std::uint64_t>(v.size());
+    s.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+  }
+  template <class T>
+  void get(T& v) {
+    std::memcpy(&v, s.data() + at, sizeof v);
+    at += sizeof v;
+  }
+  template <class T>
+  void get(std::vector<T>& v) {
+    std::uint64_t n = 0;
+    get(n);
+    v.resize(n);
+    std::memcpy(v.data(), s.data() + at, n * sizeof(T));
+    at += n * sizeof(T);
+  }
+};
+
+// Pass 1: counts per bin, exact sums of the losses and their squares, extremes.
+struct Histogram {
+  std::vector<std::uint64_t> counts;
+  Fixed sum = 0, sum_sq = 0;
+  double min = std::numeric_limits<double>::infinity(), max = -std::numeric_limits<double>::infinity();
+  void add(const Histogram& o) {
+    if (counts.empty()) counts.assign(o.counts.size(), 0);
+    for (std::size_t b = 0; b < counts.size(); ++b) counts[b] += o.counts[b];
+    sum += o.sum, sum_sq += o.sum_sq;
+    min = std::min(min, o.min), max = std::max(max, o.max);
+  }
+  void pack(Bytes& b) const { b.put(counts), b.put(sum), b.put(sum_sq), b.put(min), b.put(max); }
+  void unpack(Bytes& b) { b.get(counts), b.get(sum), b.get(sum_sq), b.get(min), b.get(max); }
+};
+
+// Pass 2, per level: the losses kept in [lo, hi) with their scenarios, and the
+// losses at or above hi: their count, exact sums, and each position's share.
+struct Kept {
+  double loss;
+  std::uint64_t scenario;
+  bool operator<(const Kept& o) const { return loss < o.loss || (loss == o.loss && scenario < o.scenario); }
+};
+struct Collect {
+  std::vector<std::vector<Kept>> kept;     // per level
+  std::vector<std::uint64_t> tail_count;   // per level
+  std::vector<Fixed> tail_sum, tail_sum_sq;
+  std::vector<Fixed> positions;            // position_sums layout, one band per level
+  std::vector<std::uint64_t> tail;         // a unit's scenarios at or above some level's window
+  std::vector<std::uint32_t> masks;        // and the levels they are above
+  void size(std::size_t levels, std::size_t positions_n) {
+    kept.assign(levels, {});
+    tail_count.assign(levels, 0);
+    tail_sum.assign(levels, 0);
+    tail_sum_sq.assign(levels, 0);
+    positions.assign(2 * levels * positions_n, 0);
+  }
+  void add(Collect& o) {
+    for (std::size_t l = 0; l < kept.size(); ++l) {
+      kept[l].insert(kept[l].end(), o.kept[l].begin(), o.kept[l].end());
+      tail_count[l] += o.tail_count[l], tail_sum[l] += o.tail_sum[l], tail_sum_sq[l] += o.tail_sum_sq[l];
+    }
+    for (std::size_t j = 0; j < positions.size(); ++j) positions[j] += o.positions[j];
+    tail.insert(tail.end(), o.tail.begin(), o.tail.end());
+    masks.insert(masks.end(), o.masks.begin(), o.masks.end());
+  }
+  void pack(Bytes& b) const {
+    for (const auto& k : kept) b.put(k);
+    b.put(tail_count), b.put(tail_sum), b.put(tail_sum_sq), b.put(positions);
+  }
+  void unpack(Bytes& b) {
+    for (auto& k : kept) b.get(k);
+    b.get(tail_count), b.get(tail_sum), b.get(tail_sum_sq), b.get(positions);
+  }
+};
+
+struct Unit {
+  std::uint64_t first_chunk, last_chunk, first, count;  // chunks, and their scenarios
+};
+
+// This rank's contiguous share of the job's chunks, cut into units of whole chunks
+// that a device holds at once.
+std::vector<Unit> rank_units(const io::RunConfig& run, std::uint64_t chunks, int rank, int ranks) {
+  const auto at = [&](int r) { return static_cast<std::uint64_t>((static_cast<unsigned __int128>(chunks) * r) / ranks); };
+  const std::uint64_t per_unit = std::max<std::uint64_t>(1, kUnitScenarios / run.chunk_paths);
+  std::vector<Unit> units;
+  for (std::uint64_t c = at(rank), end = at(rank + 1); c < end; c += per_unit) {
+    const std::uint64_t last = std::min(end, c + per_unit);
+    const std::uint64_t first = c * run.chunk_paths;
+    units.push_back({c, last, first, std::min(run.paths, last * run.chunk_paths) - first});
+  }
+  return units;
+}
+
+// Runs work(chunk, losses of the chunk, tally) for every chunk of the units, and
+// then, per unit, finish(backend, unit tally) (pass 2 sends its tail there). One
+// host thread per device takes the next unit as it gets free; a unit's chunks are
+// shared by OpenMP threads, each with its own tally. Tallies add exactly, so
+// neither split reaches the result. A non-finite loss stops the run, naming it.
+template <class Tally, class Work, class Finish>
+Tally over_units(const std::vector<Backend*>& devices, const var::RiskKernel& kernel, const std::vector<Unit>& units,
+                 std::uint64_t chunk_paths, const Tally& empty, Work&& work, Finish&& finish) {
+  std::vector<Tally> tallies(devices.size(), empty);
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex mutex;
+  const auto run = [&](std::size_t d) {
+    try {
+      std::vector<double> losses;
+      for (std::size_t i; !failed && !stop_requested() && (i = next.fetch_add(1)) < units.size();) {
+        const Unit& u = units[i];
+        losses.resize(u.count);
+        devices[d]->scenario_losses(kernel, u.first, u.count, losses.data());
+        Tally unit = empty;
+        std::uint64_t bad = ~std::uint64_t{0};
+        const auto chunks = static_cast<std::int64_t>(u.last_chunk - u.first_chunk);
+#pragma omp parallel
+        {
+          Tally mine = empty;
+          std::uint64_t my_bad = ~std::uint64_t{0};
+#pragma omp for schedule(dynamic, 1)
+          for (std::int64_t c = 0; c < chunks; ++c) {
+            const std::uint64_t begin = static_cast<std::uint64_t>(c) * chunk_paths;
+            const std::uint64_t end = std::min(u.count, begin + chunk_paths);
+            for (std::uint64_t j = begin; j < end && my_bad == ~std::uint64_t{0}; ++j)
+              if (!std::isfinite(losses[j])) my_bad = u.first + j;
+            work(u.first_chunk + static_cast<std::uint64_t>(c), u.first + begin, &losses[begin], end - begin, mine);
+          }
+#pragma omp critical
+          {
+            unit.add(mine);
+            bad = std::min(bad, my_bad);
+          }
+        }
+        if (bad != ~std::uint64_t{0})
+          throw std::runtime_error(fmt::format("scenario {} on {}: its loss is not finite; check the portfolio", bad,
+                                               devices[d]->devices().front()));
+        finish(*devices[d], unit);
+        tallies[d].add(unit);
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!error) error = std::current_exception();
+      failed = true;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t d = 0; d < devices.size(); ++d) threads.emplace_back(run, d);
+  for (auto& t : threads) t.join();
+  if (error) std::rethrow_exception(error);
+  if (mpi::max_over_ranks(stop_requested() ? 1 : 0))
+    throw Stopped(fmt::format("stopped by signal {} (a risk job keeps no checkpoint; run it again)", stop_signal()));
+  Tally total = empty;
+  for (auto& t : tallies) total.add(t);
+  return total;
+}
+
+// Every rank's tally, added on rank 0 (other ranks get `empty`). Collective.
+template <class Tally>
+Tally sum_over_ranks(const Tally& mine, const Tally& empty) {
+  Bytes b;
+  mine.pack(b);
+  Tally total = empty;
+  for (auto& part : mpi::gather(b.s)) {
+    Bytes in{part, 0};
+    Tally t = empty;
+    t.unpack(in);
+    total.add(t);
+  }
+  return total;
+}
+
+// Where a level's kept losses begin and end, and how many lie below.
+struct Window {
+  double lo, hi;
+  std::uint64_t below, count;
+};
+Window window_of(const reduce::Bins& bins, const Histogram& h, const reduce::LevelRanks& r) {
+  const auto a = reduce::locate(h.counts, r.lo), b = reduce::locate(h.counts, r.hi);
+  std::uint64_t count = 0;
+  for (int i = a.bin; i <= b.bin; ++i) count += h.counts[static_cast<std::size_t>(i)];
+  return {bins.low(a.bin), bins.high(b.bin), a.below, count};
+}
+
+reduce::Estimate estimate(const std::string& name, double value, double se, std::uint64_t n) {
+  return {name, value, se, value - reduce::kZ95 * se, value + reduce::kZ95 * se, n};
+}
+
+}  // namespace
+
+io::Results run_risk_job(const io::Job& job, const var::VarModel& model, const RunOptions& options,
+                         const RiskLimits& limits) {
+  const auto t_start = Clock::now();
+  const io::RunConfig& run = job.run;
+  const var::VarSpec& spec = model.spec();
+  const std::size_t levels = spec.confidence.size(), positions = spec.portfolio.size();
+  auto backends = choose_backends(options.backend.value_or(run.backend));
+  std::vector<Backend*> devices;
+  for (auto& b : backends) devices.push_back(b.get());
+  const var::RiskKernel kernel = model.risk_kernel(run.precision, run.seed);
+  const std::uint64_t n = run.paths, chunks = (n + run.chunk_paths - 1) / run.chunk_paths;
+  const std::vector<Unit> units = rank_units(run, chunks, mpi::rank(), mpi::size());
+  const std::uint64_t my_first_chunk = units.empty() ? 0 : units.front().first_chunk;
+  std::vector<double> chunk_moments(3 * (units.empty() ? 0 : units.back().last_chunk - my_first_chunk), 0.0);
+  const double setup_s = since(t_start);
+
+  // Pass 1, narrowed until each level's window keeps few enough losses. The first
+  // pass's bins span the delta-gamma-normal loss's likely range.
+  const auto t_sim = Clock::now();
+  const double mean = model.approximate_mean(), sd = std::max(model.approximate_sd(), kernel.unit.unit * 0x1p40);
+  reduce::Bins bins{mean - 10 * sd, mean + 20 * sd, kBins};
+  std::vector<double> plan;  // per level: lo, hi of the kept window
+  std::vector<Window> windows(levels);
+  Histogram first_pass, total;
+  int histogram_passes = 0;
+  for (;;) {
+    Histogram empty;
+    empty.counts.assign(static_cast<std::size_t>(bins.size()), 0);
+    const bool record = histogram_passes == 0;  // chunk moments, once
+    const Histogram mine = over_units(
+        devices, kernel, units, run.chunk_paths, empty,
+        [&](std::uint64_t chunk, std::uint64_t, const double* losses, std::uint64_t count, Histogram& h) {
+          double m[3] = {0, 0, 0};
+          for (std::uint64_t j = 0; j < count; ++j) {
+            const double x = losses[j];
+            ++h.counts[static_cast<std::size_t>(bins.of(x))];
+            h.sum += kernel.unit.to_fixed(x);
+            h.sum_sq += kernel.square_unit.to_fixed(x * x);
+            h.min = std::min(h.min, x), h.max = std::max(h.max, x);
+            m[0] += 1, m[1] += x, m[2] += x * x;
+          }
+          if (record) std::copy_n(m, 3, &chunk_moments[3 * (chunk - my_first_chunk)]);
+        },
+        [](Backend&, Histogram&) {});
+    ++histogram_passes;
+    std::vector<double> next;  // rank 0's decision: [done, lo, hi] or the windows
+    total = sum_over_ranks(mine, empty);  // collective; the sum is rank 0's
+    if (mpi::master()) {
+      if (histogram_passes == 1) first_pass = total;
+      // Each level takes the narrowest window any pass has given it.
+      int widest = -1;
+      for (std::size_t l = 0; l < levels; ++l) {
+        const Window w = window_of(bins, total, reduce::level_ranks(spec.confidence[l], n));
+        if (histogram_passes == 1 || w.count < windows[l].count) windows[l] = w;
+        const bool settled = windows[l].count <= limits.max_kept;
+        if (!settled && (widest < 0 || windows[l].count > windows[static_cast<std::size_t>(widest)].count))
+          widest = static_cast<int>(l);
+      }
+      if (widest >= 0 && histogram_passes < limits.max_histogram_passes) {
+        const Window& w = windows[static_cast<std::size_t>(widest)];
+        next = {0, std::max(w.lo, total.min), std::min(w.hi, std::nextafter(total.max, INFINITY))};
+      } else {
+        next = {1};
+        for (const Window& w : windows) next.push_back(w.lo), next.push_back(w.hi);
+      }
+    }
+    next = mpi::broadcast(next);
+    if (next[0] == 1) {
+      plan.assign(next.begin() + 1, next.end());
+      break;
+    }
+    bins = reduce::Bins{next[1], next[2], kBins};
+  }
+
+  // Pass 2: the windows' losses, the sums above them, and the positions' shares.
+  Collect empty;
+  empty.size(levels, positions);
+  const Collect mine = over_units(
+      devices, kernel, units, run.chunk_paths, empty,
+      [&](std::uint64_t, std::uint64_t first, const double* losses, std::uint64_t count, Collect& c) {
+        for (std::uint64_t j = 0; j < count; ++j) {
+          const double x = losses[j];
+          std::uint32_t mask = 0;
+          for (std::size_t l = 0; l < levels; ++l) {
+            if (x >= plan[2 * l + 1]) {
+              mask |= 1u << l;
+              ++c.tail_count[l];
+              c.tail_sum[l] += kernel.unit.to_fixed(x);
+              c.tail_sum_sq[l] += kernel.square_unit.to_fixed(x * x);
+            } else if (x >= plan[2 * l]) {
+              c.kept[l].push_back({x, first + j});
+            }
+          }
+          if (mask) c.tail.push_back(first + j), c.masks.push_back(mask);
+        }
+      },
+      [&](Backend& dev, Collect& unit) {
+        // The unit's tail scenarios, each position's loss summed per level.
+        if (!unit.tail.empty())
+          dev.position_sums(kernel, unit.tail, unit.masks, static_cast<int>(levels), unit.positions.data());
+        unit.tail.clear(), unit.masks.clear();
+      });
+  const Collect all = sum_over_ranks(mine, empty);  // collective; the sum is rank 0's
+  double simulate_s = since(t_sim);
+
+  // The figures, and one look at the scenarios at and above each VaR for the
+  // positions' contributions.
+  const auto t_red = Clock::now();
+  const auto chunk_parts = mpi::gather(chunk_moments);
+  const auto timing_text = mpi::gather(encode_timings(backends));
+  io::Results r;
+  if (!mpi::master()) return r;
+
+  io::ScenarioResult scenario;
+  std::vector<double> quantile_rows, contribution_rows;
+  std::vector<std::uint64_t> listed;
+  std::vector<std::uint32_t> masks;
+  struct LevelFigures {
+    reduce::LevelRanks ranks;
+    std::vector<Kept> kept;
+    std::size_t at_var;  // index of the k-th smallest in kept
+    double var, var_lo, var_hi, var_se, es, es_se, window_mean;
+    std::uint64_t tail_count, window_count;
+  };
+  std::vector<LevelFigures> figures(levels);
+  for (std::size_t l = 0; l < levels; ++l) {
+    LevelFigures& f = figures[l];
+    const double a = spec.confidence[l];
+    f.ranks = reduce::level_ranks(a, n);
+    f.kept = all.kept[l];
+    std::sort(f.kept.begin(), f.kept.end());
+    const std::uint64_t below = windows[l].below;
+    if (below + f.kept.size() + all.tail_count[l] != n || f.kept.size() < f.ranks.hi - below)
+      throw std::runtime_error(fmt::format("risk passes disagree at level {}: {} below, {} kept, {} above, of {}",
+                                           a, below, f.kept.size(), all.tail_count[l], n));
+    const auto at = [&](std::uint64_t rank) { return static_cast<std::size_t>(rank - below - 1); };
+    f.at_var = at(f.ranks.k);
+    f.var = f.kept[f.at_var].loss;
+    f.var_lo = f.kept[at(f.ranks.lo)].loss;
+    f.var_hi = f.kept[at(f.ranks.hi)].loss;
+    f.var_se = (f.var_hi - f.var_lo) / (2 * reduce::kZ95);  // the 95% band's half width over 1.96
+    // The sum above the VaR in fixed point like the tail's, so that it does not
+    // depend on where the kept window ended.
+    Fixed above_fixed = all.tail_sum[l], above_sq_fixed = all.tail_sum_sq[l];
+    for (std::size_t i = f.at_var + 1; i < f.kept.size(); ++i) {
+      above_fixed += kernel.unit.to_fixed(f.kept[i].loss);
+      above_sq_fixed += kernel.square_unit.to_fixed(f.kept[i].loss * f.kept[i].loss);
+    }
+    const double above = kernel.unit.to_double(above_fixed), above_sq = kernel.square_unit.to_double(above_sq_fixed);
+    f.tail_count = all.tail_count[l] + (f.kept.size() - f.at_var - 1);
+    f.es = reduce::expected_shortfall(a, n, f.ranks.k, f.var, above);
+    // Var(ES estimate) ~ (Var(L | L >= VaR) + a (ES - VaR)^2) / (N (1 - a)).
+    const double tail_mean = f.tail_count ? above / static_cast<double>(f.tail_count) : f.var;
+    const double tail_var = f.tail_count ? std::max(0.0, above_sq / static_cast<double>(f.tail_count) - tail_mean * tail_mean) : 0.0;
+    f.es_se = std::sqrt((tail_var + a * (f.es - f.var) * (f.es - f.var)) / ((1 - a) * static_cast<double>(n)));
+    double window_sum = 0;
+    for (std::size_t i = at(f.ranks.lo); i <= at(f.ranks.hi); ++i) window_sum += f.kept[i].loss;
+    f.window_count = f.ranks.hi - f.ranks.lo + 1;
+    f.window_mean = window_sum / static_cast<double>(f.window_count);
+    // Bands for the contributions: 3l above the VaR, 3l + 1 its window, 3l + 2 the VaR scenario.
+    const auto mark = [&](std::uint64_t s, int band) {
+      listed.push_back(s);
+      masks.push_back(1u << band);
+    };
+    for (std::size_t i = f.at_var + 1; i < f.kept.size(); ++i) mark(f.kept[i].scenario, static_cast<int>(3 * l));
+    for (std::size_t i = at(f.ranks.lo); i <= at(f.ranks.hi); ++i) mark(f.kept[i].scenario, static_cast<int>(3 * l + 1));
+    mark(f.kept[f.at_var].scenario, static_cast<int>(3 * l + 2));
+  }
+  // One list, each scenario once with all its bands, in scenario order.
+  {
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> m;
+    for (std::size_t i = 0; i < listed.size(); ++i) m.emplace_back(listed[i], masks[i]);
+    std::sort(m.begin(), m.end());
+    listed.clear(), masks.clear();
+    for (const auto& [s, mask] : m) {
+      if (!listed.empty() && listed.back() == s) masks.back() |= mask;
+      else listed.push_back(s), masks.push_back(mask);
+    }
+  }
+  std::vector<Fixed> sums(2 * 3 * levels * positions, 0);
+  if (!listed.empty()) devices.front()->position_sums(kernel, listed, masks, static_cast<int>(3 * levels), sums.data());
+  simulate_s += since(t_red);
+
+  const std::vector<int> order = var::revaluation_order(spec);
+  // Position k's sum (or sum of squares) in band b of a position-sum array.
+  const auto at_band = [&](const std::vector<Fixed>& v, std::size_t b, std::size_t k, bool square) {
+    return v[(2 * b + (square ? 1 : 0)) * positions + k];
+  };
+  const auto band = [&](const std::vector<Fixed>& v, std::size_t b, std::size_t k, bool square) {
+    return (square ? kernel.square_unit : kernel.unit).to_double(at_band(v, b, k, square));
+  };
+  std::vector<reduce::Estimate> contributions;
+  for (std::size_t l = 0; l < levels; ++l) {
+    const LevelFigures& f = figures[l];
+    const double a = spec.confidence[l];
+    const std::string name = var::level_name(a);
+    scenario.estimates.push_back({"var_" + name, f.var, f.var_se, f.var_lo, f.var_hi, n});
+    scenario.estimates.push_back(estimate("es_" + name, f.es, f.es_se, n));
+    quantile_rows.insert(quantile_rows.end(), {a, f.var, f.var_lo, f.var_hi, f.es, f.es_se});
+    // Position k (revaluation order) is config position order[k].
+    std::vector<reduce::Estimate> var_parts(positions), es_parts(positions);
+    const double weight = (1 - a) * static_cast<double>(n), fraction = static_cast<double>(f.ranks.k) - a * static_cast<double>(n);
+    const double scale = f.window_mean != 0 ? f.var / f.window_mean : 1.0;
+    for (std::size_t k = 0; k < positions; ++k) {
+      const std::string& pos = spec.portfolio[static_cast<std::size_t>(order[k])].name;
+      // VaR: the position's mean loss over the VaR's 95% window, scaled so that the
+      // shares add up to the VaR itself.
+      const double w = static_cast<double>(f.window_count);
+      const double wm = band(sums, 3 * l + 1, k, false) / w, wv = std::max(0.0, band(sums, 3 * l + 1, k, true) / w - wm * wm);
+      // Its error: the spread over the band, and the VaR's own error, which moves
+      // every share with it (shared in proportion).
+      const double share = wm * scale, moved = f.var != 0 ? share / f.var * f.var_se : 0.0;
+      var_parts[static_cast<std::size_t>(order[k])] =
+          estimate("var_" + name + "." + pos, share, std::sqrt(wv / w * scale * scale + moved * moved), f.window_count);
+      // ES: the position's loss over the tail, the VaR scenario counted for its fraction.
+      const double s1 = kernel.unit.to_double(at_band(all.positions, l, k, false) + at_band(sums, 3 * l, k, false));
+      const double s2 = kernel.square_unit.to_double(at_band(all.positions, l, k, true) + at_band(sums, 3 * l, k, true));
+      const double es = (s1 + fraction * band(sums, 3 * l + 2, k, false)) / weight;
+      const double c = static_cast<double>(std::max<std::uint64_t>(f.tail_count, 1));
+      const double tv = std::max(0.0, s2 / c - (s1 / c) * (s1 / c));
+      es_parts[static_cast<std::size_t>(order[k])] = estimate("es_" + name + "." + pos, es, std::sqrt(tv / c), f.tail_count);
+    }
+    for (std::size_t i = 0; i < positions; ++i) {
+      contribution_rows.insert(contribution_rows.end(), {a, static_cast<double>(i), var_parts[i].value, var_parts[i].std_error,
+                                                         es_parts[i].value, es_parts[i].std_error});
+    }
+    contributions.insert(contributions.end(), var_parts.begin(), var_parts.end());
+    contributions.insert(contributions.end(), es_parts.begin(), es_parts.end());
+  }
+  // P&L = -loss: its mean and standard deviation from the exact sums of pass 1.
+  const double nd = static_cast<double>(n);
+  const double loss_mean = kernel.unit.to_double(first_pass.sum) / nd;
+  const double loss_var = std::max(0.0, kernel.square_unit.to_double(first_pass.sum_sq) / nd - loss_mean * loss_mean) * nd / std::max(1.0, nd - 1);
+  const double loss_sd = std::sqrt(loss_var);
+  scenario.estimates.push_back(estimate("pnl_mean", -loss_mean, loss_sd / std::sqrt(nd), n));
+  scenario.estimates.push_back(estimate("pnl_sd", loss_sd, loss_sd / std::sqrt(2 * nd), n));  // normal-theory error
+  scenario.estimates.insert(scenario.estimates.end(), contributions.begin(), contributions.end());
+  scenario.references = model.references();
+  scenario.diagnostics = model.approximations();
+  scenario.diagnostics.emplace_back("histogram_passes", histogram_passes);
+  scenario.diagnostics.emplace_back("portfolio_value", var::portfolio_greeks(spec).value);
+
+  std::vector<double> histogram_rows;
+  const reduce::Bins first_bins{mean - 10 * sd, mean + 20 * sd, kBins};
+  for (int b = 0; b < first_bins.size(); ++b)
+    histogram_rows.insert(histogram_rows.end(), {first_bins.low(b), first_bins.high(b),
+                                                 static_cast<double>(first_pass.counts[static_cast<std::size_t>(b)])});
+  scenario.tables.push_back({"loss_histogram", {"low", "high", "count"}, histogram_rows});
+  scenario.tables.push_back({"quantiles", {"level", "var", "var_ci_low", "var_ci_high", "es", "es_std_error"}, quantile_rows});
+  scenario.tables.push_back({"contributions", {"level", "position", "var", "var_std_error", "es", "es_std_error"}, contribution_rows});
+  scenario.tally_layout = {"loss.count", "loss.sum", "loss.sum_sq"};
+  for (const auto& part : chunk_parts) scenario.chunk_tallies.insert(scenario.chunk_tallies.end(), part.begin(), part.end());
+
+  results_header(job, options, backends.front()->name(), &r);
+  r.paths = r.paths_cap = n;
+  for (const auto& text : timing_text) decode_timings(text, &r.device_times);
+  for (const auto& d : r.device_times) r.devices.push_back(d.device);
+  r.scenarios.push_back(std::move(scenario));
+  const double reduce_s = since(t_red);
+  r.stage_seconds = {{"setup", setup_s}, {"simulate", simulate_s}, {"reduce", reduce_s}};
+  r.wall_s = since(t_start);
+  // Every pass revalues every scenario: paths per second counts scenarios once per pass.
+  r.paths_per_s = simulate_s > 0 ? static_cast<double>(n) * (histogram_passes + 1) / simulate_s : 0.0;
+  return r;
+}
+
+}  // namespace mcsim

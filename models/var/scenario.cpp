@@ -1,0 +1,54 @@
+#include "models/var/scenario.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace mcsim::var {
+
+std::vector<int> revaluation_order(const VarSpec& s) {
+  std::vector<int> order(s.portfolio.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return s.portfolio[static_cast<std::size_t>(a)].asset <
+                                              s.portfolio[static_cast<std::size_t>(b)].asset; });
+  return order;
+}
+
+template <class Real>
+PortfolioArrays<Real> portfolio_arrays(const VarSpec& s) {
+  PortfolioArrays<Real> a;
+  const std::size_t n = s.assets.size();
+  const double h = s.horizon();
+  a.assets = static_cast<int>(n);
+  a.positions = static_cast<int>(s.portfolio.size());
+  a.dof = s.student_t ? static_cast<Real>(s.dof) : Real(0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j <= i; ++j) a.reals.push_back(static_cast<Real>(s.cholesky[i * n + j]));
+  for (const RiskAsset& x : s.assets)
+    a.reals.push_back(static_cast<Real>(std::log(x.spot) + (x.drift - 0.5 * x.volatility * x.volatility) * h));
+  for (const RiskAsset& x : s.assets) a.reals.push_back(static_cast<Real>(x.volatility * std::sqrt(h)));
+  const std::vector<int> order = revaluation_order(s);
+  std::vector<int> end(n, 0), kind;
+  for (int k : order) {
+    const Position& p = s.portfolio[static_cast<std::size_t>(k)];
+    const RiskAsset& x = s.assets[static_cast<std::size_t>(p.asset)];
+    const double left = p.maturity - h;  // life left at the horizon (> 0 for options and forwards)
+    const double discounted = p.strike * std::exp(-s.rate * left);
+    const double today = position_value(p.instrument, p.quantity, p.strike, p.maturity, x.spot, s.rate, x.volatility);
+    const double terms[kTerms] = {p.quantity, today, discounted, discounted > 0 ? std::log(discounted) : 0.0,
+                                  x.volatility * std::sqrt(std::max(left, 0.0))};
+    for (double t : terms) a.reals.push_back(static_cast<Real>(t));
+    kind.push_back(static_cast<int>(p.instrument));
+    end[static_cast<std::size_t>(p.asset)] += 1;
+  }
+  std::partial_sum(end.begin(), end.end(), end.begin());
+  a.ints = end;
+  a.ints.insert(a.ints.end(), kind.begin(), kind.end());
+  return a;
+}
+
+template PortfolioArrays<float> portfolio_arrays<float>(const VarSpec&);
+template PortfolioArrays<double> portfolio_arrays<double>(const VarSpec&);
+
+}  // namespace mcsim::var

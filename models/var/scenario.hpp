@@ -1,0 +1,135 @@
+// One risk scenario, written once for host and device: correlated shocks over the
+// horizon, the assets' spots at its end, and each position revalued there. Scenario
+// s draws from stream (seed, s) alone, so any pass, rank or device regenerates it
+// bit for bit.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "models/option/bsm.hpp"
+#include "models/var/var_spec.hpp"
+#include "rng/stream.hpp"
+
+namespace mcsim::var {
+
+// What a position's revaluation needs beyond the spot, computed once per job:
+// quantity, value today, discounted strike D = K e^{-r tau}, ln D, and the
+// remaining sd = sigma sqrt(tau) (tau: life left at the horizon).
+constexpr int kTerms = 5;
+
+// The portfolio as a scenario kernel reads it, through pointers to host or device
+// copies of PortfolioArrays. Positions are in asset order.
+template <class Real>
+struct PortfolioView {
+  int assets, positions;
+  const Real* cholesky;   // packed lower triangle: row i starts at i (i + 1) / 2
+  const Real* mean_log;   // per asset: ln S0 + (drift - vol^2 / 2) h
+  const Real* vol_h;      // per asset: vol sqrt(h)
+  const Real* terms;      // kTerms per position
+  const int* asset_end;   // asset i's positions end here
+  const int* kind;        // per position: an Instrument
+  Real dof;               // Student-t degrees of freedom; 0: normal shocks
+};
+
+// The flat arrays behind a view: one block of reals and one of ints, so a device
+// copy is two transfers.
+template <class Real>
+struct PortfolioArrays {
+  int assets = 0, positions = 0;
+  Real dof = 0;
+  std::vector<Real> reals;
+  std::vector<int> ints;
+  PortfolioView<Real> view(const Real* r, const int* i) const {
+    const std::size_t tri = static_cast<std::size_t>(assets) * (assets + 1) / 2;
+    return {assets, positions, r, r + tri, r + tri + assets, r + tri + 2 * assets, i, i + assets, dof};
+  }
+  PortfolioView<Real> host_view() const { return view(reals.data(), ints.data()); }
+};
+
+// Positions in revaluation (asset) order: order[k] is the config index of the k-th.
+std::vector<int> revaluation_order(const VarSpec& s);
+template <class Real>
+PortfolioArrays<Real> portfolio_arrays(const VarSpec& s);
+
+// Position p's loss (value today minus value at the horizon) at spot `spot` = e^log_spot.
+template <class Real>
+MCSIM_HD Real position_loss(const PortfolioView<Real>& pf, int p, Real spot, Real log_spot) {
+  const Real* t = pf.terms + kTerms * p;
+  const Real quantity = t[0], today = t[1], discounted = t[2], log_discounted = t[3], sd = t[4];
+  Real value;
+  switch (static_cast<Instrument>(pf.kind[p])) {
+    case Instrument::Stock: value = spot; break;
+    case Instrument::Forward: value = spot - discounted; break;
+    default:
+      value = option::bsm_core(spot, discounted, log_spot - log_discounted, sd,
+                               pf.kind[p] == static_cast<int>(Instrument::Call) ? Real(1) : Real(-1));
+  }
+  return today - quantity * value;
+}
+
+// sqrt((dof - 2) / W) with W ~ chi-squared(dof): the factor that makes a normal
+// vector a unit-variance multivariate Student-t. W = 2 Gamma(dof / 2) by
+// Marsaglia-Tsang (shape > 1 since dof > 2), one normal and one uniform a try.
+template <class Real>
+MCSIM_HD Real student_t_scale(rng::Stream& stream, Real dof) {
+  const Real d = dof / Real(2) - Real(1) / Real(3), c = Real(1) / sqrt(Real(9) * d);
+  for (;;) {
+    const Real x = rng::normals<Real>(stream).z[0];
+    const Real u = rng::uniforms<Real>(stream).z[0];
+    Real v = Real(1) + c * x;
+    if (!(v > Real(0))) continue;
+    v = v * v * v;
+    if (log(u) < Real(0.5) * x * x + d - d * v + d * log(v)) return sqrt((dof - Real(2)) / (Real(2) * d * v));
+  }
+}
+
+// Draws the scenario's independent normals into eps[j * stride] and returns the
+// shock scale (1 for normal shocks).
+template <class Real>
+MCSIM_HD Real draw_shocks(const PortfolioView<Real>& pf, rng::Stream& stream, Real* eps, int stride) {
+  constexpr int w = rng::NormalBlock<Real>::size;
+  for (int j = 0; j < pf.assets; j += w) {
+    const auto b = rng::normals<Real>(stream);
+    MCSIM_UNROLL
+    for (int k = 0; k < w; ++k)
+      if (j + k < pf.assets) eps[(j + k) * stride] = b.z[k];
+  }
+  return pf.dof > Real(0) ? student_t_scale(stream, pf.dof) : Real(1);
+}
+
+// Asset i's log spot at the horizon from the shocks; `row` is its Cholesky row.
+template <class Real>
+MCSIM_HD Real log_spot_at(const PortfolioView<Real>& pf, int i, const Real* row, const Real* eps, int stride,
+                          Real scale) {
+  Real z = 0;
+  for (int j = 0; j <= i; ++j) z += row[j] * eps[j * stride];
+  return pf.mean_log[i] + pf.vol_h[i] * scale * z;
+}
+
+// The scenario's total loss; visit(p, loss) sees each position's share. eps: room
+// for `assets` reals at a stride (a thread's column of shared memory on a GPU).
+template <class Real, class Visit>
+MCSIM_HD Real scenario_loss(const PortfolioView<Real>& pf, rng::Stream& stream, Real* eps, int stride,
+                            Visit&& visit) {
+  const Real scale = draw_shocks(pf, stream, eps, stride);
+  Real loss = 0;
+  const Real* row = pf.cholesky;
+  int p = 0;
+  for (int i = 0; i < pf.assets; ++i) {
+    const Real log_s = log_spot_at(pf, i, row, eps, stride, scale), s = exp(log_s);
+    row += i + 1;
+    for (; p < pf.asset_end[i]; ++p) {
+      const Real l = position_loss(pf, p, s, log_s);
+      visit(p, l);
+      loss += l;
+    }
+  }
+  return loss;
+}
+
+template <class Real>
+MCSIM_HD Real scenario_loss(const PortfolioView<Real>& pf, rng::Stream& stream, Real* eps, int stride) {
+  return scenario_loss(pf, stream, eps, stride, [](int, Real) {});
+}
+
+}  // namespace mcsim::var

@@ -1,0 +1,44 @@
+// Small portfolio-risk jobs for tests.
+#pragma once
+#include <string>
+
+// A stock and a put on one asset (exact references exist), Student-t or normal.
+inline std::string var_job(const std::string& extra_run = "", const std::string& distribution = "normal") {
+  return "run: { name: risk, paths: 300_001, seed: 5, chunk_paths: 16384" + extra_run +
+         " }\n"
+         "model:\n"
+         "  type: var\n"
+         "  horizon_days: 10\n"
+         "  confidence: [0.95, 0.99]\n"
+         "  rate: 0.03\n"
+         "  factors:\n"
+         "    distribution: " + distribution + (distribution == "student_t" ? "\n    dof: 5\n" : "\n") +
+         "    assets: [{ name: ACME, spot: 100, volatility: 0.3, drift: 0.05 }]\n"
+         "  portfolio:\n"
+         "    - { name: stock, type: stock, asset: ACME, quantity: 1000 }\n"
+         "    - { name: put, type: option, option: put, asset: ACME, strike: 95, maturity: 0.25, quantity: 1000 }\n";
+}
+
+// Three correlated assets with stocks, a forward and options long and short.
+inline std::string var_book_job(const std::string& extra_run = "") {
+  return "run: { name: book, paths: 200_003, seed: 11, chunk_paths: 8192" + extra_run +
+         " }\n"
+         "model:\n"
+         "  type: var\n"
+         "  horizon_days: 5\n"
+         "  confidence: [0.9, 0.99, 0.999]\n"
+         "  rate: 0.02\n"
+         "  factors:\n"
+         "    distribution: normal\n"
+         "    assets:\n"
+         "      - { name: A, spot: 100, volatility: 0.3, drift: 0.05 }\n"
+         "      - { name: B, spot: 40, volatility: 0.5, drift: 0.0 }\n"
+         "      - { name: C, spot: 250, volatility: 0.2, drift: 0.02 }\n"
+         "    correlation: [[1, 0.6, 0.3], [0.6, 1, 0.2], [0.3, 0.2, 1]]\n"
+         "  portfolio:\n"
+         "    - { type: stock, asset: A, quantity: 1000 }\n"
+         "    - { type: option, option: put, asset: A, strike: 90, maturity: 0.5, quantity: 800 }\n"
+         "    - { type: option, option: call, asset: B, strike: 45, maturity: 0.25, quantity: -1500 }\n"
+         "    - { type: forward, asset: C, strike: 255, maturity: 1.0, quantity: 300 }\n"
+         "    - { type: option, option: put, asset: C, strike: 230, maturity: 0.75, quantity: -400 }\n";
+}
