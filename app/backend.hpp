@@ -37,9 +37,13 @@ class Backend {
   virtual std::vector<DeviceTiming> timings() const = 0;
   // The fewest chunks worth handing to run() at once (the CPU: one per thread).
   virtual std::uint64_t min_unit() const { return 1; }
+  // True when the work runs off the host's cores, so the host may prepare the next
+  // unit meanwhile (the GPU; not the CPU, whose threads would compete).
+  virtual bool beside_host() const { return false; }
 
   // Portfolio risk. The loss of each scenario in [first, first + count), scenario
-  // s drawn from stream (seed, s).
+  // s drawn from stream (seed, s). A backend that works beside the host (a GPU)
+  // may be asked for the next losses while position_sums runs.
   virtual void scenario_losses(const var::RiskKernel& k, std::uint64_t first, std::uint64_t count,
                                double* out) = 0;
   // For each listed scenario and each band b set in its mask, adds every

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <mutex>
 #include <stdexcept>
 
 #include "app/backend.hpp"
@@ -102,9 +103,15 @@ class CudaBackend : public Backend {
     timing_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
+  bool beside_host() const override { return true; }
+
+  // Risk calls may overlap (losses ahead of sums): timings add under a lock, and
+  // seconds count the wall time of each call, so overlapping calls count twice.
   void scenario_losses(const var::RiskKernel& k, std::uint64_t first, std::uint64_t count, double* out) override {
     const auto t0 = std::chrono::steady_clock::now();
-    timing_.kernel_ms += risk_.losses(k, first, count, out);
+    const float ms = risk_.losses(k, first, count, out);
+    std::lock_guard<std::mutex> lock(timing_mutex_);
+    timing_.kernel_ms += ms;
     timing_.paths += count;
     timing_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
@@ -112,7 +119,9 @@ class CudaBackend : public Backend {
   void position_sums(const var::RiskKernel& k, const std::vector<std::uint64_t>& scenarios,
                      const std::vector<std::uint32_t>& masks, int bands, reduce::Fixed* sums) override {
     const auto t0 = std::chrono::steady_clock::now();
-    timing_.kernel_ms += risk_.position_sums(k, scenarios, masks, bands, sums);
+    const float ms = risk_.position_sums(k, scenarios, masks, bands, sums);
+    std::lock_guard<std::mutex> lock(timing_mutex_);
+    timing_.kernel_ms += ms;
     timing_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
@@ -163,6 +172,7 @@ class CudaBackend : public Backend {
 
   int device_;
   RiskDevice risk_;
+  std::mutex timing_mutex_;
   std::string name_;
   double* out_ = nullptr;
   std::size_t out_bytes_ = 0;

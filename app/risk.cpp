@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <future>
 #include <limits>
 #include <mutex>
 #include <omp.h>
@@ -141,9 +142,10 @@ std::vector<Unit> rank_units(const io::RunConfig& run, std::uint64_t chunks, int
 
 // Runs work(chunk, losses of the chunk, tally) for every chunk of the units, and
 // then, per unit, finish(backend, unit tally) (pass 2 sends its tail there). One
-// host thread per device takes the next unit as it gets free; a unit's chunks are
-// shared by OpenMP threads, each with its own tally. Tallies add exactly, so
-// neither split reaches the result. A non-finite loss stops the run, naming it.
+// host thread per device takes the next unit as it gets free (a GPU computing it
+// while the host tallies the last); a unit's chunks are shared by OpenMP threads,
+// each with its own tally. Tallies add exactly, so neither split reaches the
+// result. A non-finite loss stops the run, naming it.
 template <class Tally, class Work, class Finish>
 Tally over_units(const std::vector<Backend*>& devices, const var::RiskKernel& kernel, const std::vector<Unit>& units,
                  std::uint64_t chunk_paths, const Tally& empty, Work&& work, Finish&& finish) {
@@ -152,13 +154,29 @@ Tally over_units(const std::vector<Backend*>& devices, const var::RiskKernel& ke
   std::atomic<bool> failed{false};
   std::exception_ptr error;
   std::mutex mutex;
+  const auto take = [&] { return failed || stop_requested() ? units.size() : std::min(next.fetch_add(1), units.size()); };
   const auto run = [&](std::size_t d) {
+    Backend& dev = *devices[d];
+    std::vector<double> losses, ahead;  // this unit's losses, and the next one's
+    std::future<void> pending;
     try {
-      std::vector<double> losses;
-      for (std::size_t i; !failed && !stop_requested() && (i = next.fetch_add(1)) < units.size();) {
+      std::size_t i = take();
+      if (i < units.size()) {
+        losses.resize(units[i].count);
+        dev.scenario_losses(kernel, units[i].first, units[i].count, losses.data());
+      }
+      while (i < units.size()) {
         const Unit& u = units[i];
-        losses.resize(u.count);
-        devices[d]->scenario_losses(kernel, u.first, u.count, losses.data());
+        // A GPU computes the next unit's losses while the host tallies this one.
+        const std::size_t j = take();
+        if (j < units.size()) {
+          ahead.resize(units[j].count);
+          const auto fetch = [&dev, &kernel, &ahead, &units, j] {
+            dev.scenario_losses(kernel, units[j].first, units[j].count, ahead.data());
+          };
+          if (dev.beside_host()) pending = std::async(std::launch::async, fetch);
+          else fetch();
+        }
         Tally unit = empty;
         std::uint64_t bad = ~std::uint64_t{0};
         const auto chunks = static_cast<std::int64_t>(u.last_chunk - u.first_chunk);
@@ -170,8 +188,8 @@ Tally over_units(const std::vector<Backend*>& devices, const var::RiskKernel& ke
           for (std::int64_t c = 0; c < chunks; ++c) {
             const std::uint64_t begin = static_cast<std::uint64_t>(c) * chunk_paths;
             const std::uint64_t end = std::min(u.count, begin + chunk_paths);
-            for (std::uint64_t j = begin; j < end && my_bad == ~std::uint64_t{0}; ++j)
-              if (!std::isfinite(losses[j])) my_bad = u.first + j;
+            for (std::uint64_t k = begin; k < end && my_bad == ~std::uint64_t{0}; ++k)
+              if (!std::isfinite(losses[k])) my_bad = u.first + k;
             work(u.first_chunk + static_cast<std::uint64_t>(c), u.first + begin, &losses[begin], end - begin, mine);
           }
 #pragma omp critical
@@ -182,9 +200,12 @@ Tally over_units(const std::vector<Backend*>& devices, const var::RiskKernel& ke
         }
         if (bad != ~std::uint64_t{0})
           throw std::runtime_error(fmt::format("scenario {} on {}: its loss is not finite; check the portfolio", bad,
-                                               devices[d]->devices().front()));
-        finish(*devices[d], unit);
+                                               dev.devices().front()));
+        finish(dev, unit);
         tallies[d].add(unit);
+        if (pending.valid()) pending.get();
+        std::swap(losses, ahead);
+        i = j;
       }
     } catch (...) {
       std::lock_guard<std::mutex> lock(mutex);

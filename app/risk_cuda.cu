@@ -1,4 +1,7 @@
-// Portfolio risk on one GPU. Losses: one thread a scenario, its independent
+// Portfolio risk on one GPU. Losses and position sums may be called from two host
+// threads at once (the next unit's losses beside this unit's sums): they use
+// separate buffers, and this file is built with per-thread default streams.
+// Losses: one thread a scenario, its independent
 // normals in a column of shared memory (or of a global scratch when the assets are
 // too many), the same scenario_loss as the CPU. Position sums: the listed
 // scenarios' log spots first, then one thread per position and segment of the
@@ -29,6 +32,7 @@ void check(cudaError_t e, int device, const std::string& what) {
 constexpr std::size_t kSharedBytes = 100 << 10;  // shared memory a block of the loss kernel may take
 constexpr std::uint64_t kListBatch = 16384;      // listed scenarios whose log spots are held at once
 constexpr int kSegment = 256;                    // listed scenarios a position-sum thread adds
+constexpr int kMaxBands = 32;                    // bands a mask can name
 
 template <class Real>
 __global__ void losses_kernel(const var::PortfolioView<Real> pf, std::uint64_t seed, std::uint64_t first,
@@ -60,7 +64,8 @@ __global__ void log_spots_kernel(const var::PortfolioView<Real> pf, std::uint64_
 }
 
 // partial[(segment * 2 bands + 2 b + w) * P + p]: position p's losses (w = 0) or
-// their squares (w = 1) over the segment's scenarios in band b.
+// their squares (w = 1) over the segment's scenarios in band b. Each scenario's
+// loss is computed once and added to every band of its mask.
 template <class Real>
 __global__ void position_partials_kernel(const var::PortfolioView<Real> pf, const Real* log_spots,
                                          const std::uint32_t* masks, int m, int bands, reduce::FixedUnit unit,
@@ -70,20 +75,20 @@ __global__ void position_partials_kernel(const var::PortfolioView<Real> pf, cons
   int asset = 0;
   while (pf.asset_end[asset] <= p) ++asset;
   const int begin = blockIdx.y * kSegment, end = min(m, begin + kSegment);
+  Fixed acc[2 * kMaxBands];
+  for (int b = 0; b < 2 * bands; ++b) acc[b] = 0;
+  for (int s = begin; s < end; ++s) {
+    const std::uint32_t mask = masks[s];
+    if (!mask) continue;
+    const Real log_s = log_spots[static_cast<std::size_t>(asset) * m + s];
+    const double l = static_cast<double>(var::position_loss(pf, p, exp(log_s), log_s));
+    const Fixed f = unit.to_fixed(l), f2 = square_unit.to_fixed(l * l);
+    for (int b = 0; b < bands; ++b)
+      if (mask >> b & 1u) acc[2 * b] += f, acc[2 * b + 1] += f2;
+  }
   const std::size_t P = static_cast<std::size_t>(pf.positions);
   Fixed* out = partial + static_cast<std::size_t>(blockIdx.y) * 2 * bands * P + p;
-  for (int b = 0; b < bands; ++b) {
-    Fixed sum = 0, sum_sq = 0;
-    for (int s = begin; s < end; ++s) {
-      if (!(masks[s] >> b & 1u)) continue;
-      const Real log_s = log_spots[static_cast<std::size_t>(asset) * m + s];
-      const double l = static_cast<double>(var::position_loss(pf, p, exp(log_s), log_s));
-      sum += unit.to_fixed(l);
-      sum_sq += square_unit.to_fixed(l * l);
-    }
-    out[(2 * b) * P] = sum;
-    out[(2 * b + 1) * P] = sum_sq;
-  }
+  for (int b = 0; b < 2 * bands; ++b) out[b * P] = acc[b];
 }
 
 __global__ void add_segments_kernel(const Fixed* partial, int segments, std::size_t width, Fixed* out) {
@@ -134,7 +139,7 @@ var::PortfolioView<Real> device_view(const var::RiskKernel& k, void* reals, void
 }  // namespace
 
 RiskDevice::~RiskDevice() {
-  for (Buffer* b : {&reals_, &ints_, &out_, &scratch_, &list_, &log_spots_, &partial_})
+  for (Buffer* b : {&reals_, &ints_, &out_, &scratch_, &list_, &list_scratch_, &log_spots_, &partial_})
     if (b->ptr) cudaFree(b->ptr);
 }
 
@@ -149,6 +154,7 @@ void* RiskDevice::room(Buffer& b, std::size_t bytes) {
 }
 
 void RiskDevice::upload(const var::RiskKernel& k) {
+  std::lock_guard<std::mutex> lock(upload_mutex_);
   if (uploaded_ == k.id) return;
   const auto copy = [&](Buffer& b, const void* data, std::size_t bytes) {
     check(cudaMemcpy(room(b, bytes), data, bytes, cudaMemcpyHostToDevice), device_, "portfolio upload");
@@ -236,7 +242,7 @@ float RiskDevice::position_sums(const var::RiskKernel& k, const std::vector<std:
     auto* d_masks = reinterpret_cast<std::uint32_t*>(list + m * sizeof(std::uint64_t));
     check(cudaMemcpy(d_list, scenarios.data() + at, m * sizeof(std::uint64_t), cudaMemcpyHostToDevice), device_, "list upload");
     check(cudaMemcpy(d_masks, masks.data() + at, m * sizeof(std::uint32_t), cudaMemcpyHostToDevice), device_, "list upload");
-    void* scratch = room(scratch_, static_cast<std::size_t>(m) * k.assets() * real);
+    void* scratch = room(list_scratch_, static_cast<std::size_t>(m) * k.assets() * real);
     void* log_spots = room(log_spots_, static_cast<std::size_t>(m) * k.assets() * real);
     const int segments = (m + kSegment - 1) / kSegment;
     auto* partial = static_cast<Fixed*>(room(partial_, (segments + 1) * width * sizeof(Fixed)));

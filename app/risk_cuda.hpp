@@ -2,6 +2,7 @@
 // (uploaded once per job) and the buffers of the scenario kernels (risk_cuda.cu).
 #pragma once
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 #include "reduce/exact_sum.hpp"
@@ -36,7 +37,10 @@ class RiskDevice {
 
   int device_;
   std::uint64_t uploaded_ = 0;  // the kernel id the portfolio copy belongs to
-  Buffer reals_, ints_, out_, scratch_, list_, log_spots_, partial_;
+  std::mutex upload_mutex_;
+  Buffer reals_, ints_;                               // the portfolio
+  Buffer out_, scratch_;                              // losses
+  Buffer list_, list_scratch_, log_spots_, partial_;  // position sums
 };
 
 }  // namespace mcsim

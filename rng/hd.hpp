@@ -26,6 +26,14 @@
 #define MCSIM_UNROLL
 #endif
 
+// Unrolls a loop of independent iterations by 4, so a GPU thread overlaps their
+// long dependency chains (instruction-level parallelism).
+#if defined(__CUDACC__)
+#define MCSIM_UNROLL4 _Pragma("unroll 4")
+#else
+#define MCSIM_UNROLL4
+#endif
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>

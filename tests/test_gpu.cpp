@@ -228,15 +228,21 @@ std::string wide_var_job(int n) {
   return text;
 }
 
-void check_risk_agrees(const io::Results& cpu, const io::Results& gpu, double tolerance) {
+// Every estimate within `tolerance` of the first VaR. With float losses, near-ties
+// order differently on the two devices, so a VaR share (the mean over the scenarios
+// in the VaR's 95% band) may swap a few scenarios at the band's edges: those must
+// agree within half their standard error instead.
+void check_risk_agrees(const io::Results& cpu, const io::Results& gpu, double tolerance, bool float_losses) {
   const auto& c = cpu.scenarios.front().estimates;
   const auto& g = gpu.scenarios.front().estimates;
   REQUIRE(c.size() == g.size());
   const double scale = std::fabs(c.front().value);  // the first level's VaR
   for (std::size_t i = 0; i < c.size(); ++i) {
-    INFO(c[i].name << ": cpu " << c[i].value << ", gpu " << g[i].value);
+    INFO(c[i].name << ": cpu " << c[i].value << ", gpu " << g[i].value << ", std error " << c[i].std_error);
     CHECK(g[i].name == c[i].name);
-    CHECK(std::fabs(g[i].value - c[i].value) <= tolerance * scale);
+    const bool var_share = c[i].name.rfind("var_", 0) == 0 && c[i].name.find('.', 6) != std::string::npos;
+    const double allowed = float_losses && var_share ? 0.5 * c[i].std_error : tolerance * scale;
+    CHECK(std::fabs(g[i].value - c[i].value) <= allowed);
   }
 }
 }  // namespace
@@ -246,13 +252,14 @@ TEST_CASE("portfolio VaR ES and contributions agree on CPU and GPU", "[gpu][var]
   for (const char* precision : {"double", "float"}) {
     INFO(precision);
     // Float losses round at about 1e-7 of the positions' values: well under 1e-4 of the VaR.
-    const double tolerance = std::string(precision) == "double" ? 1e-9 : 1e-4;
+    const bool is_double = std::string(precision) == "double";
+    const double tolerance = is_double ? 1e-9 : 1e-4;
     const std::vector<std::string> sets{std::string("run.precision=") + precision};
     check_risk_agrees(run_on(io::BackendChoice::Cpu, var_book_job(), sets),
-                      run_on(io::BackendChoice::Cuda, var_book_job(), sets), tolerance);
+                      run_on(io::BackendChoice::Cuda, var_book_job(), sets), tolerance, !is_double);
     const std::vector<std::string> t_sets{std::string("run.precision=") + precision};
     check_risk_agrees(run_on(io::BackendChoice::Cpu, var_job("", "student_t"), t_sets),
-                      run_on(io::BackendChoice::Cuda, var_job("", "student_t"), t_sets), tolerance);
+                      run_on(io::BackendChoice::Cuda, var_job("", "student_t"), t_sets), tolerance, !is_double);
   }
 }
 
@@ -261,7 +268,7 @@ TEST_CASE("portfolio risk with more assets than shared memory holds agrees on CP
   // 420 assets in double need 420 x 8 bytes a thread: past the shared-memory limit
   // even at 32 threads a block, so the loss kernel takes its global scratch.
   const std::string job = wide_var_job(420);
-  check_risk_agrees(run_on(io::BackendChoice::Cpu, job, {}), run_on(io::BackendChoice::Cuda, job, {}), 1e-9);
+  check_risk_agrees(run_on(io::BackendChoice::Cpu, job, {}), run_on(io::BackendChoice::Cuda, job, {}), 1e-9, false);
 }
 
 TEST_CASE("portfolio risk on the GPU has the same bits for any chunk size and on a repeat", "[gpu][var]") {

@@ -6,7 +6,7 @@
 
 namespace mcsim::option {
 
-double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+double normal_cdf(double x) { return std_normal_cdf(x); }
 double normal_pdf(double x) { return std::exp(-0.5 * x * x) / std::sqrt(2.0 * M_PI); }
 
 namespace {

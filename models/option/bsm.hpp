@@ -14,6 +14,24 @@ MCSIM_HD Real bsm_d1(Real spot, Real strike, Real rate, Real dividend, Real sigm
   return (log(spot / strike) + (rate - dividend + Real(0.5) * sigma * sigma) * tau) / (sigma * sqrt(tau));
 }
 
+// The standard normal distribution function N(x) = erfc(-x / sqrt 2) / 2. In
+// float, Abramowitz and Stegun 26.2.17 instead (absolute error below 7.5e-8, about
+// float's own rounding of N): a quarter of erfcf's instructions, in the loop that
+// revalues every option of every risk scenario.
+template <class Real>
+MCSIM_HD Real std_normal_cdf(Real x);
+template <>
+MCSIM_HD double std_normal_cdf<double>(double x) {
+  return 0.5 * erfc(-x * 0.7071067811865476);
+}
+template <>
+MCSIM_HD float std_normal_cdf<float>(float x) {
+  const float a = fabsf(x), t = 1.0f / (1.0f + 0.2316419f * a);
+  const float poly = t * (0.319381530f + t * (-0.356563782f + t * (1.781477937f + t * (-1.821255978f + t * 1.330274429f))));
+  const float below = 0.3989422804f * expf(-0.5f * a * a) * poly;  // N(-|x|)
+  return x < 0.0f ? below : 1.0f - below;
+}
+
 // The formula's core, from the discounted forward spot F = S e^{-q tau}, the
 // discounted strike D = K e^{-r tau}, log(F / D) and sd = sigma sqrt(tau) > 0:
 // w (F N(w d1) - D N(w d2)), w = +1 for a call and -1 for a put. A risk scenario
@@ -21,9 +39,7 @@ MCSIM_HD Real bsm_d1(Real spot, Real strike, Real rate, Real dividend, Real sigm
 template <class Real>
 MCSIM_HD Real bsm_core(Real forward_spot, Real discounted_strike, Real log_ratio, Real sd, Real w) {
   const Real d1 = log_ratio / sd + Real(0.5) * sd, d2 = d1 - sd;
-  const Real root_half = Real(0.7071067811865476);  // N(x) = erfc(-x / sqrt 2) / 2
-  return w * Real(0.5) *
-         (forward_spot * erfc(-w * d1 * root_half) - discounted_strike * erfc(-w * d2 * root_half));
+  return w * (forward_spot * std_normal_cdf(w * d1) - discounted_strike * std_normal_cdf(w * d2));
 }
 
 // A call (put) on spot S struck at K with `tau` years left, rate r, dividend

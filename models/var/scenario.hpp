@@ -118,6 +118,7 @@ MCSIM_HD Real scenario_loss(const PortfolioView<Real>& pf, rng::Stream& stream, 
   for (int i = 0; i < pf.assets; ++i) {
     const Real log_s = log_spot_at(pf, i, row, eps, stride, scale), s = exp(log_s);
     row += i + 1;
+    MCSIM_UNROLL4
     for (; p < pf.asset_end[i]; ++p) {
       const Real l = position_loss(pf, p, s, log_s);
       visit(p, l);
