@@ -20,15 +20,15 @@
 #include <future>
 #include <limits>
 #include <mutex>
-#include <omp.h>
 #include <thread>
 
 #include "app/signals.hpp"
+#include "models/var/delta_var.hpp"
 #include "models/var/risk_kernel.hpp"
+#include "models/var/tail_figures.hpp"
 #include "reduce/mpi.hpp"
 #include "reduce/quantile.hpp"
 #include "reduce/stats.hpp"
-#include "models/var/delta_var.hpp"
 
 namespace mcsim {
 
@@ -84,11 +84,7 @@ struct Histogram {
 
 // Pass 2, per level: the losses kept in [lo, hi) with their scenarios, and the
 // losses at or above hi: their count, exact sums, and each position's share.
-struct Kept {
-  double loss;
-  std::uint64_t scenario;
-  bool operator<(const Kept& o) const { return loss < o.loss || (loss == o.loss && scenario < o.scenario); }
-};
+using var::Kept;
 struct Collect {
   std::vector<std::vector<Kept>> kept;     // per level
   std::vector<std::uint64_t> tail_count;   // per level
@@ -251,9 +247,6 @@ Window window_of(const reduce::Bins& bins, const Histogram& h, const reduce::Lev
   return {bins.low(a.bin), bins.high(b.bin), a.below, count};
 }
 
-reduce::Estimate estimate(const std::string& name, double value, double se, std::uint64_t n) {
-  return {name, value, se, value - reduce::kZ95 * se, value + reduce::kZ95 * se, n};
-}
 
 }  // namespace
 
@@ -370,119 +363,60 @@ io::Results run_risk_job(const io::Job& job, const var::VarModel& model, const R
   io::Results r;
   if (!mpi::master()) return r;
 
-  io::ScenarioResult scenario;
-  std::vector<double> quantile_rows, contribution_rows;
+  const var::Units fixed{kernel.unit, kernel.square_unit};
+  std::vector<var::LevelFigures> figures;
+  for (std::size_t l = 0; l < levels; ++l)
+    figures.push_back(var::level_figures(spec.confidence[l], n,
+                                         {all.kept[l], windows[l].below, all.tail_count[l],
+                                          {all.tail_sum[l], all.tail_sum_sq[l]}},
+                                         fixed));
+  // One look at the scenarios the shares need, each once with all its bands, in
+  // scenario order: per level, band 3l holds those ranked above the VaR, 3l + 1
+  // those in its 95% band, 3l + 2 the VaR scenario.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> marks;
+  for (std::size_t l = 0; l < levels; ++l) {
+    const var::LevelFigures& f = figures[l];
+    for (std::size_t i = f.at_var + 1; i < f.kept.size(); ++i) marks.emplace_back(f.kept[i].scenario, 1u << (3 * l));
+    for (std::size_t i = f.band_lo; i <= f.band_hi; ++i) marks.emplace_back(f.kept[i].scenario, 1u << (3 * l + 1));
+    marks.emplace_back(f.kept[f.at_var].scenario, 1u << (3 * l + 2));
+  }
+  std::sort(marks.begin(), marks.end());
   std::vector<std::uint64_t> listed;
   std::vector<std::uint32_t> masks;
-  struct LevelFigures {
-    reduce::LevelRanks ranks;
-    std::vector<Kept> kept;
-    std::size_t at_var;  // index of the k-th smallest in kept
-    double var, var_lo, var_hi, var_se, es, es_se, window_mean;
-    std::uint64_t tail_count, window_count;
-  };
-  std::vector<LevelFigures> figures(levels);
-  for (std::size_t l = 0; l < levels; ++l) {
-    LevelFigures& f = figures[l];
-    const double a = spec.confidence[l];
-    f.ranks = reduce::level_ranks(a, n);
-    f.kept = all.kept[l];
-    std::sort(f.kept.begin(), f.kept.end());
-    const std::uint64_t below = windows[l].below;
-    if (below + f.kept.size() + all.tail_count[l] != n || f.kept.size() < f.ranks.hi - below)
-      throw std::runtime_error(fmt::format("risk passes disagree at level {}: {} below, {} kept, {} above, of {}",
-                                           a, below, f.kept.size(), all.tail_count[l], n));
-    const auto at = [&](std::uint64_t rank) { return static_cast<std::size_t>(rank - below - 1); };
-    f.at_var = at(f.ranks.k);
-    f.var = f.kept[f.at_var].loss;
-    f.var_lo = f.kept[at(f.ranks.lo)].loss;
-    f.var_hi = f.kept[at(f.ranks.hi)].loss;
-    f.var_se = (f.var_hi - f.var_lo) / (2 * reduce::kZ95);  // the 95% band's half width over 1.96
-    // The sum above the VaR in fixed point like the tail's, so that it does not
-    // depend on where the kept window ended.
-    Fixed above_fixed = all.tail_sum[l], above_sq_fixed = all.tail_sum_sq[l];
-    for (std::size_t i = f.at_var + 1; i < f.kept.size(); ++i) {
-      above_fixed += kernel.unit.to_fixed(f.kept[i].loss);
-      above_sq_fixed += kernel.square_unit.to_fixed(f.kept[i].loss * f.kept[i].loss);
-    }
-    const double above = kernel.unit.to_double(above_fixed), above_sq = kernel.square_unit.to_double(above_sq_fixed);
-    f.tail_count = all.tail_count[l] + (f.kept.size() - f.at_var - 1);
-    f.es = reduce::expected_shortfall(a, n, f.ranks.k, f.var, above);
-    // Var(ES estimate) ~ (Var(L | L >= VaR) + a (ES - VaR)^2) / (N (1 - a)).
-    const double tail_mean = f.tail_count ? above / static_cast<double>(f.tail_count) : f.var;
-    const double tail_var = f.tail_count ? std::max(0.0, above_sq / static_cast<double>(f.tail_count) - tail_mean * tail_mean) : 0.0;
-    f.es_se = std::sqrt((tail_var + a * (f.es - f.var) * (f.es - f.var)) / ((1 - a) * static_cast<double>(n)));
-    double window_sum = 0;
-    for (std::size_t i = at(f.ranks.lo); i <= at(f.ranks.hi); ++i) window_sum += f.kept[i].loss;
-    f.window_count = f.ranks.hi - f.ranks.lo + 1;
-    f.window_mean = window_sum / static_cast<double>(f.window_count);
-    // Bands for the contributions: 3l above the VaR, 3l + 1 its window, 3l + 2 the VaR scenario.
-    const auto mark = [&](std::uint64_t s, int band) {
-      listed.push_back(s);
-      masks.push_back(1u << band);
-    };
-    for (std::size_t i = f.at_var + 1; i < f.kept.size(); ++i) mark(f.kept[i].scenario, static_cast<int>(3 * l));
-    for (std::size_t i = at(f.ranks.lo); i <= at(f.ranks.hi); ++i) mark(f.kept[i].scenario, static_cast<int>(3 * l + 1));
-    mark(f.kept[f.at_var].scenario, static_cast<int>(3 * l + 2));
-  }
-  // One list, each scenario once with all its bands, in scenario order.
-  {
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> m;
-    for (std::size_t i = 0; i < listed.size(); ++i) m.emplace_back(listed[i], masks[i]);
-    std::sort(m.begin(), m.end());
-    listed.clear(), masks.clear();
-    for (const auto& [s, mask] : m) {
-      if (!listed.empty() && listed.back() == s) masks.back() |= mask;
-      else listed.push_back(s), masks.push_back(mask);
-    }
+  for (const auto& [s, mask] : marks) {
+    if (!listed.empty() && listed.back() == s) masks.back() |= mask;
+    else listed.push_back(s), masks.push_back(mask);
   }
   std::vector<Fixed> sums(2 * 3 * levels * positions, 0);
   if (!listed.empty()) devices.front()->position_sums(kernel, listed, masks, static_cast<int>(3 * levels), sums.data());
   simulate_s += since(t_red);
 
+  // Position k (revaluation order) is config position order[k].
   const std::vector<int> order = var::revaluation_order(spec);
-  // Position k's sum (or sum of squares) in band b of a position-sum array.
-  const auto at_band = [&](const std::vector<Fixed>& v, std::size_t b, std::size_t k, bool square) {
-    return v[(2 * b + (square ? 1 : 0)) * positions + k];
+  const auto pair_at = [&](const std::vector<Fixed>& v, std::size_t band, std::size_t k) {
+    return var::SumPair{v[2 * band * positions + k], v[(2 * band + 1) * positions + k]};
   };
-  const auto band = [&](const std::vector<Fixed>& v, std::size_t b, std::size_t k, bool square) {
-    return (square ? kernel.square_unit : kernel.unit).to_double(at_band(v, b, k, square));
-  };
+  io::ScenarioResult scenario;
+  std::vector<double> quantile_rows, contribution_rows;
   std::vector<reduce::Estimate> contributions;
   for (std::size_t l = 0; l < levels; ++l) {
-    const LevelFigures& f = figures[l];
+    const var::LevelFigures& f = figures[l];
     const double a = spec.confidence[l];
     const std::string name = var::level_name(a);
-    scenario.estimates.push_back({"var_" + name, f.var, f.var_se, f.var_lo, f.var_hi, n});
-    scenario.estimates.push_back(estimate("es_" + name, f.es, f.es_se, n));
+    scenario.estimates.push_back(f.var_estimate("var_" + name, n));
+    scenario.estimates.push_back(f.es_estimate("es_" + name, n));
     quantile_rows.insert(quantile_rows.end(), {a, f.var, f.var_lo, f.var_hi, f.es, f.es_se});
-    // Position k (revaluation order) is config position order[k].
     std::vector<reduce::Estimate> var_parts(positions), es_parts(positions);
-    const double weight = (1 - a) * static_cast<double>(n), fraction = static_cast<double>(f.ranks.k) - a * static_cast<double>(n);
-    const double scale = f.window_mean != 0 ? f.var / f.window_mean : 1.0;
     for (std::size_t k = 0; k < positions; ++k) {
-      const std::string& pos = spec.portfolio[static_cast<std::size_t>(order[k])].name;
-      // VaR: the position's mean loss over the VaR's 95% window, scaled so that the
-      // shares add up to the VaR itself.
-      const double w = static_cast<double>(f.window_count);
-      const double wm = band(sums, 3 * l + 1, k, false) / w, wv = std::max(0.0, band(sums, 3 * l + 1, k, true) / w - wm * wm);
-      // Its error: the spread over the band, and the VaR's own error, which moves
-      // every share with it (shared in proportion).
-      const double share = wm * scale, moved = f.var != 0 ? share / f.var * f.var_se : 0.0;
-      var_parts[static_cast<std::size_t>(order[k])] =
-          estimate("var_" + name + "." + pos, share, std::sqrt(wv / w * scale * scale + moved * moved), f.window_count);
-      // ES: the position's loss over the tail, the VaR scenario counted for its fraction.
-      const double s1 = kernel.unit.to_double(at_band(all.positions, l, k, false) + at_band(sums, 3 * l, k, false));
-      const double s2 = kernel.square_unit.to_double(at_band(all.positions, l, k, true) + at_band(sums, 3 * l, k, true));
-      const double es = (s1 + fraction * band(sums, 3 * l + 2, k, false)) / weight;
-      const double c = static_cast<double>(std::max<std::uint64_t>(f.tail_count, 1));
-      const double tv = std::max(0.0, s2 / c - (s1 / c) * (s1 / c));
-      es_parts[static_cast<std::size_t>(order[k])] = estimate("es_" + name + "." + pos, es, std::sqrt(tv / c), f.tail_count);
+      const auto i = static_cast<std::size_t>(order[k]);
+      const var::PositionSums p{pair_at(all.positions, l, k), pair_at(sums, 3 * l, k), pair_at(sums, 3 * l + 1, k),
+                                pair_at(sums, 3 * l + 2, k).sum};
+      var_parts[i] = var::var_share(f, p, fixed, "var_" + name + "." + spec.portfolio[i].name);
+      es_parts[i] = var::es_share(f, n, p, fixed, "es_" + name + "." + spec.portfolio[i].name);
     }
-    for (std::size_t i = 0; i < positions; ++i) {
+    for (std::size_t i = 0; i < positions; ++i)
       contribution_rows.insert(contribution_rows.end(), {a, static_cast<double>(i), var_parts[i].value, var_parts[i].std_error,
                                                          es_parts[i].value, es_parts[i].std_error});
-    }
     contributions.insert(contributions.end(), var_parts.begin(), var_parts.end());
     contributions.insert(contributions.end(), es_parts.begin(), es_parts.end());
   }
@@ -491,8 +425,8 @@ io::Results run_risk_job(const io::Job& job, const var::VarModel& model, const R
   const double loss_mean = kernel.unit.to_double(first_pass.sum) / nd;
   const double loss_var = std::max(0.0, kernel.square_unit.to_double(first_pass.sum_sq) / nd - loss_mean * loss_mean) * nd / std::max(1.0, nd - 1);
   const double loss_sd = std::sqrt(loss_var);
-  scenario.estimates.push_back(estimate("pnl_mean", -loss_mean, loss_sd / std::sqrt(nd), n));
-  scenario.estimates.push_back(estimate("pnl_sd", loss_sd, loss_sd / std::sqrt(2 * nd), n));  // normal-theory error
+  scenario.estimates.push_back(reduce::normal_estimate("pnl_mean", -loss_mean, loss_sd / std::sqrt(nd), n));
+  scenario.estimates.push_back(reduce::normal_estimate("pnl_sd", loss_sd, loss_sd / std::sqrt(2 * nd), n));  // normal-theory error
   scenario.estimates.insert(scenario.estimates.end(), contributions.begin(), contributions.end());
   scenario.references = model.references();
   scenario.diagnostics = model.approximations();

@@ -8,6 +8,10 @@
 
 namespace mcsim::reduce {
 
+Estimate normal_estimate(const std::string& name, double value, double std_error, std::uint64_t samples) {
+  return {name, value, std_error, value - kZ95 * std_error, value + kZ95 * std_error, samples};
+}
+
 std::vector<Estimate> estimates(const std::vector<double>& tally,
                                 const std::vector<std::string>& names) {
   if (tally.size() != names.size() * kMomentFields)

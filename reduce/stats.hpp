@@ -17,6 +17,9 @@ struct Estimate {
 
 constexpr double kZ95 = 1.959963984540054;  // two-sided 95% normal quantile
 
+// An estimate with a normal 95% interval, value -+ 1.96 std_error.
+Estimate normal_estimate(const std::string& name, double value, double std_error, std::uint64_t samples);
+
 // tally holds one (count, sum, sum_sq) triple per name, in order.
 std::vector<Estimate> estimates(const std::vector<double>& tally,
                                 const std::vector<std::string>& names);

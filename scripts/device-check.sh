@@ -24,7 +24,7 @@ python3 scripts/var_portfolio.py 100 1000 100000000 /tmp/var-bench.yaml
   build/device/bench/bench_var /tmp/var-bench.yaml cuda 100000000 5
   build/device/bench/bench_var /tmp/var-bench.yaml cuda 100000000 3 double
   build/device/bench/bench_var configs/var-large.yaml cuda 10000000 3
-  OMP_NUM_THREADS=1 build/device/bench/bench_var /tmp/var-bench.yaml cpu 20000 3
+  OMP_NUM_THREADS=1 build/device/bench/bench_var /tmp/var-bench.yaml cpu 20000 5
 } 2>&1 | tee "$out/bench-var.txt"
 [ "${ONLY_VAR:-0}" = 1 ] && exit 0
 build/device/bench/bench_option european cuda | tee "$out/bench-cuda.txt"
