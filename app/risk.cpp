@@ -429,7 +429,7 @@ io::Results run_risk_job(const io::Job& job, const var::VarModel& model, const R
   scenario.estimates.push_back(reduce::normal_estimate("pnl_sd", loss_sd, loss_sd / std::sqrt(2 * nd), n));  // normal-theory error
   scenario.estimates.insert(scenario.estimates.end(), contributions.begin(), contributions.end());
   scenario.references = model.references();
-  scenario.diagnostics = model.approximations();
+  scenario.diagnostics = model.diagnostics();
   scenario.diagnostics.emplace_back("histogram_passes", histogram_passes);
   scenario.diagnostics.emplace_back("portfolio_value", var::portfolio_greeks(spec).value);
 

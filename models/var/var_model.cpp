@@ -62,7 +62,7 @@ std::string VarModel::describe() const {
                      spec_.student_t ? fmt::format("Student-t ({:g} dof)", spec_.dof) : std::string("normal"));
 }
 
-std::vector<std::pair<std::string, double>> VarModel::approximations() const {
+std::vector<std::pair<std::string, double>> VarModel::diagnostics() const {
   std::vector<std::pair<std::string, double>> out;
   for (double a : spec_.confidence) {
     const TailRisk dn = delta_normal(spec_, a), dg = delta_gamma_normal(spec_, a);
@@ -70,6 +70,12 @@ std::vector<std::pair<std::string, double>> VarModel::approximations() const {
     out.emplace_back("delta_normal_es_" + level_name(a), dn.es);
     out.emplace_back("delta_gamma_normal_var_" + level_name(a), dg.var);
     out.emplace_back("delta_gamma_normal_es_" + level_name(a), dg.es);
+  }
+  if (spec_.student_t) {
+    int unbounded = 0;
+    for (const Position& p : spec_.portfolio)
+      unbounded += p.quantity < 0 && p.instrument != Instrument::Put ? 1 : 0;
+    out.emplace_back("es_unbounded_positions", unbounded);
   }
   return out;
 }

@@ -27,8 +27,12 @@ class VarModel : public Model {
   // portfolio's value is monotone in it.
   std::vector<Reference> references() const override;
   std::string describe() const override;
-  // The delta-normal and delta-gamma-normal VaR and ES, for comparison.
-  std::vector<std::pair<std::string, double>> approximations() const;
+  // The delta-normal and delta-gamma-normal VaR and ES, for comparison; under
+  // Student-t shocks also `es_unbounded_positions`, the positions whose loss grows
+  // without bound with the spot (short stock, forwards and calls): the spot then
+  // has no finite mean, so their expected shortfall is infinite and its estimate
+  // does not settle.
+  std::vector<std::pair<std::string, double>> diagnostics() const;
   RiskKernel risk_kernel(Precision precision, std::uint64_t seed) const;
   // The delta-gamma-normal loss's mean and spread: where the first pass puts its bins.
   double approximate_mean() const { return mean_; }
