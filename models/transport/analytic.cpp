@@ -1,0 +1,53 @@
+#include "models/transport/analytic.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace mcsim::transport {
+
+double uncollided_transmission(double total, double thickness) { return std::exp(-total * thickness); }
+
+double infinite_medium_flux(double source, double absorption) { return source / absorption; }
+
+double k_infinity(const Material& m) {
+  // Every neutron is born with spectrum chi, so one generation's flux solves
+  // (total - scatter^T) phi = chi, and k is the neutrons it breeds: nu fission . phi.
+  const int G = m.groups;
+  const auto at = [&](int g, int h) { return m.scatter[static_cast<std::size_t>(g * G + h)]; };
+  // A = total - scatter^T, solved by Gaussian elimination (G is small).
+  std::vector<double> a(static_cast<std::size_t>(G * G));
+  for (int i = 0; i < G; ++i)
+    for (int j = 0; j < G; ++j) a[static_cast<std::size_t>(i * G + j)] = (i == j ? m.total[static_cast<std::size_t>(i)] : 0.0) - at(j, i);
+  const auto solve = [&](std::vector<double> b) {
+    std::vector<double> lu = a;
+    for (int c = 0; c < G; ++c) {
+      int pivot = c;
+      for (int r = c + 1; r < G; ++r)
+        if (std::fabs(lu[static_cast<std::size_t>(r * G + c)]) > std::fabs(lu[static_cast<std::size_t>(pivot * G + c)])) pivot = r;
+      if (lu[static_cast<std::size_t>(pivot * G + c)] == 0) throw std::invalid_argument("k_infinity: no absorption");
+      for (int j = 0; j < G; ++j) std::swap(lu[static_cast<std::size_t>(c * G + j)], lu[static_cast<std::size_t>(pivot * G + j)]);
+      std::swap(b[static_cast<std::size_t>(c)], b[static_cast<std::size_t>(pivot)]);
+      for (int r = c + 1; r < G; ++r) {
+        const double f = lu[static_cast<std::size_t>(r * G + c)] / lu[static_cast<std::size_t>(c * G + c)];
+        for (int j = c; j < G; ++j) lu[static_cast<std::size_t>(r * G + j)] -= f * lu[static_cast<std::size_t>(c * G + j)];
+        b[static_cast<std::size_t>(r)] -= f * b[static_cast<std::size_t>(c)];
+      }
+    }
+    std::vector<double> x(static_cast<std::size_t>(G));
+    for (int r = G - 1; r >= 0; --r) {
+      double v = b[static_cast<std::size_t>(r)];
+      for (int j = r + 1; j < G; ++j) v -= lu[static_cast<std::size_t>(r * G + j)] * x[static_cast<std::size_t>(j)];
+      x[static_cast<std::size_t>(r)] = v / lu[static_cast<std::size_t>(r * G + r)];
+    }
+    return x;
+  };
+  const std::vector<double> phi = solve(m.chi);  // the flux of one neutron born with spectrum chi
+  double born = 0;
+  for (int g = 0; g < G; ++g)
+    born += m.nu[static_cast<std::size_t>(g)] * m.fission[static_cast<std::size_t>(g)] * phi[static_cast<std::size_t>(g)];
+  return born;
+}
+
+}  // namespace mcsim::transport

@@ -1,0 +1,170 @@
+#include <fmt/format.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "models/transport/transport_spec.hpp"
+
+namespace mcsim::transport {
+
+double Material::scatter_out(int g) const {
+  double s = 0;
+  for (int h = 0; h < groups; ++h) s += scatter[static_cast<std::size_t>(g * groups + h)];
+  return s;
+}
+
+bool Material::fissile() const {
+  for (int g = 0; g < groups; ++g)
+    if (fission[static_cast<std::size_t>(g)] > 0 && nu[static_cast<std::size_t>(g)] > 0) return true;
+  return false;
+}
+
+std::size_t Geometry::regions() const {
+  if (shape == Shape::Infinite) return 1;
+  return shape == Shape::Slab ? surfaces.size() - 1 : surfaces.size();
+}
+
+namespace {
+
+using io::Range;
+// Cross sections typed to a few digits must add up to this relative precision.
+constexpr double kBalanceTolerance = 1e-6;
+const Range kNonNegative{0, 1e308, false, false};
+
+// A per-group quantity: one number for one group, else a list of G.
+std::vector<double> per_group(io::Block& b, const std::string& key, int groups, std::optional<double> fallback) {
+  if (!b.has(key)) {
+    if (!fallback) b.real(key, std::nullopt);  // reports the missing key
+    return std::vector<double>(static_cast<std::size_t>(groups), fallback.value_or(0));
+  }
+  if (b.has_scalar(key)) {
+    const double v = b.real(key, std::nullopt, kNonNegative);
+    if (groups != 1) b.error(key, fmt::format("needs one value per group ({})", groups));
+    return std::vector<double>(static_cast<std::size_t>(groups), v);
+  }
+  std::vector<double> v = b.reals(key, kNonNegative);
+  if (b.valid() && static_cast<int>(v.size()) != groups)
+    b.error(key, fmt::format("has {} values for {} groups", v.size(), groups));
+  v.resize(static_cast<std::size_t>(groups), 0.0);
+  return v;
+}
+
+Material read_material(io::Block& b) {
+  Material m;
+  m.name = b.text("name", std::nullopt);
+  // The group count follows `total`: one number, or a list of G.
+  m.groups = b.has("total") && !b.has_scalar("total") ? static_cast<int>(b.reals("total", kNonNegative).size()) : 1;
+  if (m.groups < 1) m.groups = 1;
+  const int G = m.groups;
+  m.total = per_group(b, "total", G, std::nullopt);
+  if (G == 1) {
+    m.scatter = {b.real("scatter", 0.0, kNonNegative)};
+  } else if (b.has("scatter")) {
+    const auto rows = b.matrix("scatter", kNonNegative);
+    if (b.valid() && (rows.size() != static_cast<std::size_t>(G)))
+      b.error("scatter", fmt::format("needs {} rows (from each group) of {} values (to each group)", G, G));
+    m.scatter.assign(static_cast<std::size_t>(G * G), 0.0);
+    for (std::size_t g = 0; g < rows.size() && g < static_cast<std::size_t>(G); ++g) {
+      if (rows[g].size() != static_cast<std::size_t>(G))
+        b.error("scatter", fmt::format("row {} has {} values for {} groups", g, rows[g].size(), G));
+      for (std::size_t h = 0; h < rows[g].size() && h < static_cast<std::size_t>(G); ++h) m.scatter[g * G + h] = rows[g][h];
+    }
+  } else {
+    m.scatter.assign(static_cast<std::size_t>(G * G), 0.0);
+  }
+  m.fission = per_group(b, "fission", G, 0.0);
+  m.nu = per_group(b, "nu", G, 0.0);
+  m.chi = per_group(b, "chi", G, G == 1 ? 1.0 : 0.0);  // one group: every neutron is born in it
+  m.mean_cosine = b.real("mean_cosine", 0.0, Range{-1.0 / 3, 1.0 / 3});
+  const bool capture_given = b.has("capture");
+  m.capture = per_group(b, "capture", G, 0.0);
+  b.finish();
+  if (!b.valid()) return m;
+
+  for (int g = 0; g < G; ++g) {
+    const auto i = static_cast<std::size_t>(g);
+    if (!(m.total[i] > 0)) b.error("total", fmt::format("group {}: must be > 0", g));
+    if (m.fission[i] > 0 && !(m.nu[i] > 0)) b.error("nu", fmt::format("group {}: a fission cross section needs nu > 0", g));
+    const double rest = m.total[i] - m.scatter_out(g) - m.fission[i];
+    if (!capture_given) {
+      // Capture is what the total leaves over.
+      if (rest < -kBalanceTolerance * m.total[i])
+        b.error("total", fmt::format("group {}: scatter {} plus fission {} exceed the total {}", g, m.scatter_out(g),
+                                     m.fission[i], m.total[i]));
+      m.capture[i] = std::max(0.0, rest);
+    } else if (std::fabs(rest - m.capture[i]) > kBalanceTolerance * m.total[i]) {
+      b.error("total", fmt::format("group {}: scatter {} plus absorption {} (capture {} + fission {}) is {}, not the total {}",
+                                   g, m.scatter_out(g), m.absorption(g), m.capture[i], m.fission[i],
+                                   m.scatter_out(g) + m.absorption(g), m.total[i]));
+    }
+  }
+  if (m.fissile()) {
+    const double sum = std::accumulate(m.chi.begin(), m.chi.end(), 0.0);
+    if (std::fabs(sum - 1) > kBalanceTolerance) b.error("chi", fmt::format("the fission spectrum sums to {}, not 1", sum));
+  }
+  return m;
+}
+
+void read_geometry(io::Block& g, Geometry& geo) {
+  const std::string shape = g.choice("type", {"infinite", "slab", "sphere"}, std::nullopt);
+  geo.shape = shape == "slab" ? Shape::Slab : shape == "sphere" ? Shape::Sphere : Shape::Infinite;
+  const auto boundary = [&](const std::string& key) {
+    return g.choice(key, {"vacuum", "reflective"}, std::string("vacuum")) == "reflective" ? Boundary::Reflective
+                                                                                          : Boundary::Vacuum;
+  };
+  if (geo.shape == Shape::Slab) {
+    geo.surfaces = g.reals("boundaries");
+    if (g.valid() && geo.surfaces.size() < 2) g.error("boundaries", "needs at least two planes (one region)");
+    for (std::size_t i = 1; i < geo.surfaces.size(); ++i)
+      if (!(geo.surfaces[i] > geo.surfaces[i - 1]))
+        g.error("boundaries", fmt::format("must increase: {} follows {}", geo.surfaces[i], geo.surfaces[i - 1]));
+    geo.left = boundary("left");
+    geo.right = boundary("right");
+  } else if (geo.shape == Shape::Sphere) {
+    geo.surfaces = g.reals("radii", Range::positive());
+    if (g.valid() && geo.surfaces.empty()) g.error("radii", "needs at least one radius");
+    for (std::size_t i = 1; i < geo.surfaces.size(); ++i)
+      if (!(geo.surfaces[i] > geo.surfaces[i - 1]))
+        g.error("radii", fmt::format("must increase outwards: {} follows {}", geo.surfaces[i], geo.surfaces[i - 1]));
+    geo.right = boundary("outer");
+  }
+  g.finish();
+}
+
+}  // namespace
+
+bool parse_materials_and_geometry(io::Block& model, TransportSpec& s) {
+  std::vector<std::string> names;
+  for (io::Block& b : model.children("materials")) {
+    Material m = read_material(b);
+    for (const std::string& earlier : names)
+      if (earlier == m.name) b.error("name", "material '" + m.name + "' is defined twice");
+    names.push_back(m.name);
+    s.materials.push_back(std::move(m));
+  }
+  if (s.materials.empty() && model.valid()) model.error("materials", "needs at least one material");
+  if (!s.materials.empty()) {
+    s.groups = s.materials.front().groups;
+    for (const Material& m : s.materials)
+      if (m.groups != s.groups)
+        model.error("materials", fmt::format("'{}' has {} groups, '{}' has {}: every material needs the same groups",
+                                             m.name, m.groups, s.materials.front().name, s.groups));
+  }
+  io::Block g = model.child("geometry", true);
+  read_geometry(g, s.geometry);
+
+  // One material per region, by name.
+  if (!model.has("regions")) model.error("", "missing required key 'regions' (one material per region)");
+  const std::vector<std::string> regions = names.empty() ? std::vector<std::string>{} : model.choices("regions", names);
+  if (model.valid() && g.valid() && regions.size() != s.geometry.regions())
+    model.error("regions", fmt::format("names {} materials for the geometry's {} regions", regions.size(),
+                                       s.geometry.regions()));
+  for (const std::string& r : regions)
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (names[i] == r) s.region_material.push_back(static_cast<int>(i));
+  if (model.valid() && s.region_material.size() != regions.size())
+    model.error("regions", "names a material that is not defined");
+  return model.valid() && g.valid() && model.diagnostics().empty();
+}
+
+}  // namespace mcsim::transport
