@@ -1,0 +1,76 @@
+// The sampling and tracking maths of a particle history, written once for host and
+// device: flight distances, scattering angles, and distances to the surfaces of
+// slabs and spheres. A sphere's particle is tracked by its radius r and the cosine
+// mu between its direction and the outward radial direction; a slab's by x and the
+// cosine with the x axis.
+#pragma once
+#include <cmath>
+
+#include "rng/hd.hpp"
+
+namespace mcsim::transport {
+
+// The distance to the next collision in a medium of total cross section `total`,
+// from a uniform u in (0, 1].
+template <class Real>
+MCSIM_HD Real flight_distance(Real u, Real total) {
+  return -log(u) / total;
+}
+
+// A scattering cosine from a uniform u in (0, 1) under the linearly anisotropic law
+// p(mu) = (1 + 3 m mu) / 2 on [-1, 1], |m| <= 1/3 its mean (m = 0: isotropic,
+// mu = 2u - 1). Its distribution function is (mu + 1) / 2 + 3 m (mu^2 - 1) / 4;
+// the root is taken in the form that stays exact as m goes to 0.
+template <class Real>
+MCSIM_HD Real scattering_cosine(Real u, Real mean) {
+  const Real a = Real(0.75) * mean, c = Real(0.5) - a - u;  // a mu^2 + mu / 2 + c = 0
+  const Real disc = Real(0.25) - Real(4) * a * c;
+  const Real mu = Real(-2) * c / (Real(0.5) + sqrt(disc > Real(0) ? disc : Real(0)));
+  return mu < Real(-1) ? Real(-1) : mu > Real(1) ? Real(1) : mu;
+}
+
+// The direction cosine with an axis after turning by a cosine mu0 from a direction
+// with cosine mu, at azimuth phi about the old direction.
+template <class Real>
+MCSIM_HD Real turned_cosine(Real mu, Real mu0, Real cos_phi) {
+  const Real s = (Real(1) - mu * mu) * (Real(1) - mu0 * mu0);
+  const Real out = mu * mu0 + sqrt(s > Real(0) ? s : Real(0)) * cos_phi;
+  return out < Real(-1) ? Real(-1) : out > Real(1) ? Real(1) : out;
+}
+
+// Slab: the distance along cosine mu from x to the plane at `plane`; infinite when
+// the particle moves away from it or parallel to it.
+template <class Real>
+MCSIM_HD Real distance_to_plane(Real x, Real mu, Real plane) {
+  const Real d = (plane - x) / mu;
+  return d > Real(0) ? d : Real(INFINITY);
+}
+
+// Sphere, from inside the sphere of radius R (r <= R): the distance along cosine mu
+// to its surface, always ahead.
+template <class Real>
+MCSIM_HD Real distance_out_of_sphere(Real r, Real mu, Real R) {
+  const Real left = R * R - r * r * (Real(1) - mu * mu);  // R^2 minus the line's squared distance from the centre
+  return -r * mu + sqrt(left > Real(0) ? left : Real(0));
+}
+
+// Sphere, from outside the sphere of radius R (r >= R): the distance to where the
+// line enters it; infinite when the particle moves outwards or the line misses.
+template <class Real>
+MCSIM_HD Real distance_into_sphere(Real r, Real mu, Real R) {
+  const Real left = R * R - r * r * (Real(1) - mu * mu);
+  if (!(mu < Real(0)) || !(left > Real(0))) return Real(INFINITY);
+  const Real d = -r * mu - sqrt(left);
+  return d > Real(0) ? d : Real(0);
+}
+
+// Sphere: radius and cosine after a flight of d from (r, mu).
+template <class Real>
+MCSIM_HD void sphere_move(Real* r, Real* mu, Real d) {
+  const Real r2 = *r * *r + Real(2) * *r * d * *mu + d * d;
+  const Real next = sqrt(r2 > Real(0) ? r2 : Real(0));
+  *mu = next > Real(0) ? (*r * *mu + d) / next : Real(1);
+  *r = next;
+}
+
+}  // namespace mcsim::transport
