@@ -268,8 +268,8 @@ std::vector<Block> Block::children(const std::string& key) {
   return out;
 }
 
-std::vector<std::string> Block::choices(const std::string& key,
-                                        const std::vector<std::string>& allowed) {
+std::vector<std::string> Block::choices(const std::string& key, const std::vector<std::string>& allowed,
+                                        std::vector<Block>* mappings) {
   known_.insert(key);
   std::vector<std::string> out;
   if (!has(key)) return out;
@@ -278,7 +278,13 @@ std::vector<std::string> Block::choices(const std::string& key,
     error(key, "expected a list such as [" + allowed.front() + "]");
     return out;
   }
+  std::size_t i = 0;
   for (const auto& item : n) {
+    if (mappings && item.IsMap()) {
+      mappings->emplace_back(item, key_path(key) + "[" + std::to_string(i++) + "]", diag_);
+      continue;
+    }
+    ++i;
     const std::string v = item.IsScalar() ? item.Scalar() : "";
     if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
       const std::string hint = did_you_mean(v, allowed);

@@ -45,7 +45,10 @@ class Block {
   std::string text(const std::string& key, std::optional<std::string> fallback);
   std::string choice(const std::string& key, const std::vector<std::string>& allowed,
                      std::optional<std::string> fallback);
-  std::vector<std::string> choices(const std::string& key, const std::vector<std::string>& allowed);
+  // A list of names from `allowed`; with `mappings`, items that are mappings (such
+  // as {flux: {bins: 100}}) go there as blocks instead of being errors.
+  std::vector<std::string> choices(const std::string& key, const std::vector<std::string>& allowed,
+                                   std::vector<Block>* mappings = nullptr);
   std::vector<double> reals(const std::string& key, Range range = {});
   // A list of rows of numbers (empty after an error).
   std::vector<std::vector<double>> matrix(const std::string& key, Range range = {});

@@ -118,3 +118,81 @@ TEST_CASE("closed forms of the transport validation cases", "[transport]") {
   const double phi1 = 1 / 0.03, phi2 = 0.02 * phi1 / 0.1;
   CHECK(transport::k_infinity(two.materials.front()) == Approx(2.5 * 0.002 * phi1 + 2.43 * 0.05 * phi2).epsilon(1e-12));
 }
+
+namespace {
+transport::TransportSpec parse_all(const std::string& text, std::string* errors) {
+  io::Diagnostics diag("t.yaml");
+  io::Block model(YAML::Load(text), "model", diag);
+  transport::TransportSpec s;
+  transport::parse_transport_spec(model, s);
+  model.finish();
+  *errors = diag.empty() ? "" : diag.report();
+  return s;
+}
+
+const std::string kBeam =
+    "mode: fixed_source\n"
+    "materials:\n"
+    "  - { name: fuel, total: 0.32640, scatter: 0.225216, fission: 0.081600, nu: 3.24 }\n"
+    "  - { name: shield, total: 1.0, scatter: 0.9 }\n"
+    "geometry: { type: slab, boundaries: [0.0, 1.0, 3.0], right: reflective }\n"
+    "regions: [fuel, shield]\n"
+    "source: { type: beam, position: 0.0, direction: 1.0 }\n"
+    "tallies: [transmission, reflection, absorption, { flux: { bins: 50 } }]\n"
+    "capture: implicit\n";
+}  // namespace
+
+TEST_CASE("the transport block's modes, sources and tallies are read", "[transport]") {
+  std::string e;
+  const auto beam = parse_all(kBeam, &e);
+  REQUIRE(e.empty());
+  CHECK_FALSE(beam.eigenvalue);
+  CHECK(beam.geometry.right == transport::Boundary::Reflective);
+  CHECK(beam.source.kind == transport::Source::Kind::Beam);
+  CHECK(beam.tallies.transmission);
+  CHECK(beam.tallies.reflection);
+  CHECK_FALSE(beam.tallies.leakage);
+  CHECK(beam.tallies.flux_bins == 50);
+  CHECK(beam.implicit_capture);
+
+  const auto eig = parse_all(
+      "mode: eigenvalue\n" + kPua.substr(0, kPua.find("regions")) +
+          "regions: [PUa]\ntallies: [leakage]\neigenvalue: { inactive: 20, active: 100 }\n",
+      &e);
+  REQUIRE(e.empty());
+  CHECK(eig.eigenvalue);
+  CHECK(eig.inactive == 20);
+  CHECK(eig.active == 100);
+
+  const auto shell = parse_all(replace(replace(kTwoGroup, "regions: [fuel, water]", "regions: [fuel, water]\nmode: fixed_source"),
+                                       "outer: reflective }", "outer: vacuum }") +
+                                   "source: { type: isotropic, region: 1, group: 1 }\ntallies: [leakage, collisions]\n",
+                               &e);
+  REQUIRE(e.empty());
+  CHECK(shell.source.region == 1);
+  CHECK(shell.source.group == 1);
+}
+
+TEST_CASE("a transport block that cannot run is refused at its key", "[transport]") {
+  std::string e;
+  parse_all(replace(kBeam, "position: 0.0", "position: 4.0"), &e);
+  CHECK_THAT(e, Catch::Contains("position") && Catch::Contains("outside the geometry"));
+  parse_all(replace(kBeam, "direction: 1.0", "direction: 0"), &e);
+  CHECK_THAT(e, Catch::Contains("never crosses"));
+  parse_all(replace(kBeam, "absorption,", "absorbtion,"), &e);
+  CHECK_THAT(e, Catch::Contains("did you mean 'absorption'"));
+  parse_all(replace(kBeam, "source: { type: beam, position: 0.0, direction: 1.0 }\n", ""), &e);
+  CHECK_THAT(e, Catch::Contains("missing required block 'source'"));
+  parse_all(kBeam + "eigenvalue: { active: 10 }\n", &e);
+  CHECK_THAT(e, Catch::Contains("belong to mode: eigenvalue"));
+  parse_all(replace(replace(kBeam, "mode: fixed_source", "mode: eigenvalue"), "regions: [fuel, shield]",
+                    "regions: [shield, shield]") + "eigenvalue: { active: 10 }\n",
+            &e);
+  CHECK_THAT(e, Catch::Contains("no region holds a fissile material"));
+  parse_all(replace(replace(kTwoGroup, "regions: [fuel, water]", "regions: [fuel, water]\nmode: fixed_source"),
+                    "outer: reflective }", "outer: vacuum }") + "source: { type: isotropic }\ntallies: [transmission]\n",
+            &e);
+  CHECK_THAT(e, Catch::Contains("a sphere has leakage"));
+  parse_all(replace(kBeam, "{ flux: { bins: 50 } }", "{ flux: { bins: 0 } }"), &e);
+  CHECK_THAT(e, Catch::Contains("bins"));
+}

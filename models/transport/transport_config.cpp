@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 #include "models/transport/transport_spec.hpp"
 
@@ -131,7 +132,88 @@ void read_geometry(io::Block& g, Geometry& geo) {
   g.finish();
 }
 
+// The span the source may sit in: a slab's planes, or a sphere's outer radius.
+std::pair<double, double> extent(const Geometry& g) {
+  if (g.shape == Shape::Slab) return {g.surfaces.front(), g.surfaces.back()};
+  if (g.shape == Shape::Sphere) return {0.0, g.surfaces.back()};
+  return {-INFINITY, INFINITY};
+}
+
+void read_source(io::Block& b, TransportSpec& s) {
+  Source& src = s.source;
+  src.kind = b.choice("type", {"beam", "isotropic"}, std::nullopt) == "beam" ? Source::Kind::Beam
+                                                                           : Source::Kind::Isotropic;
+  src.group = static_cast<int>(b.count("group", 0, 0, static_cast<std::uint64_t>(std::max(0, s.groups - 1))));
+  const auto [lo, hi] = extent(s.geometry);
+  if (src.kind == Source::Kind::Beam) {
+    src.position = b.real("position", lo > -INFINITY ? std::optional<double>(lo) : std::optional<double>(0.0));
+    src.direction = b.real("direction", 1.0, io::Range{-1, 1});
+    if (b.valid() && src.direction == 0) b.error("direction", "a beam along a plane never crosses the slab");
+  } else if (b.has("region")) {
+    const auto r = b.count("region", std::nullopt, 0, s.geometry.regions() - 1);
+    src.region = static_cast<int>(r);
+  } else {
+    src.position = b.real("position", s.geometry.shape == Shape::Slab ? std::nullopt : std::optional<double>(0.0));
+    if (s.geometry.shape == Shape::Sphere && src.position != 0)
+      b.error("position", "a sphere's point source sits at its centre (0); use region for a shell");
+  }
+  if (b.valid() && !(src.position >= lo && src.position <= hi))
+    b.error("position", fmt::format("{} lies outside the geometry [{}, {}]", src.position, lo, hi));
+  b.finish();
+}
+
+void read_tallies(io::Block& model, TransportSpec& s) {
+  Tallies& t = s.tallies;
+  // A list of names, and { flux: { bins: N } }.
+  std::vector<io::Block> detailed;
+  for (const std::string& name :
+       model.choices("tallies", {"transmission", "reflection", "absorption", "leakage", "collisions", "flux"}, &detailed)) {
+    if (name == "transmission") t.transmission = true;
+    if (name == "reflection") t.reflection = true;
+    if (name == "absorption") t.absorption = true;
+    if (name == "leakage") t.leakage = true;
+    if (name == "collisions") t.collisions = true;
+    if (name == "flux") t.flux_bins = 100;
+  }
+  for (io::Block& d : detailed) {
+    io::Block f = d.child("flux", true);
+    t.flux_bins = static_cast<int>(f.count("bins", 100, 1, 100000));
+    f.finish();
+    d.finish();
+  }
+  if ((t.transmission || t.reflection) && s.geometry.shape != Shape::Slab)
+    model.error("tallies", "transmission and reflection are a slab's; a sphere has leakage");
+  if (t.flux_bins && s.geometry.shape == Shape::Infinite)
+    model.error("tallies", "a flux mesh needs a slab or a sphere to span; an infinite medium's flux is one number");
+}
+
 }  // namespace
+
+bool parse_transport_spec(io::Block& model, TransportSpec& s) {
+  s.eigenvalue = model.choice("mode", {"fixed_source", "eigenvalue"}, std::nullopt) == "eigenvalue";
+  parse_materials_and_geometry(model, s);
+  if (model.has("source")) {
+    io::Block src = model.child("source", true);
+    read_source(src, s);
+  } else if (!s.eigenvalue && model.valid()) {
+    model.error("", "missing required block 'source' (fixed_source mode)");
+  }
+  read_tallies(model, s);
+  if (model.has("eigenvalue") || s.eigenvalue) {
+    io::Block e = model.child("eigenvalue", s.eigenvalue);
+    if (!s.eigenvalue) e.error("", "eigenvalue generations belong to mode: eigenvalue");
+    s.inactive = e.count("inactive", 50, 0, 100000);
+    s.active = e.count("active", std::nullopt, 1, 100000);
+    e.finish();
+    bool fissile = false;
+    for (const int m : s.region_material) fissile = fissile || s.materials[static_cast<std::size_t>(m)].fissile();
+    if (s.eigenvalue && model.valid() && !s.region_material.empty() && !fissile)
+      model.error("regions", "no region holds a fissile material (fission and nu > 0): there is no eigenvalue");
+  }
+  s.implicit_capture = model.choice("capture", {"analog", "implicit"}, std::string("analog")) == "implicit";
+  s.weight_cutoff = model.real("weight_cutoff", 0.25, io::Range{0, 1, true, true});
+  return model.valid() && model.diagnostics().empty();
+}
 
 bool parse_materials_and_geometry(io::Block& model, TransportSpec& s) {
   std::vector<std::string> names;

@@ -1,7 +1,9 @@
 // The particle-transport job as read from `model:` (type: transport): materials
-// with one-group or multigroup macroscopic cross sections, and the geometry that
-// places them. (The transport kernels that run it are still to come.)
+// with one-group or multigroup macroscopic cross sections, the geometry that
+// places them, the source, the tallies and the eigenvalue generations. (The
+// transport kernels that run it are still to come.)
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -32,16 +34,41 @@ struct Geometry {
   std::size_t regions() const;
 };
 
+// Where histories start in fixed-source mode: a beam (a point and a direction
+// cosine) or isotropic emission from a point or uniformly from a region.
+struct Source {
+  enum class Kind { Beam, Isotropic } kind = Kind::Beam;
+  double position = 0;   // slab: x; sphere: r (a sphere's point source sits at its centre)
+  double direction = 1;  // beam: the cosine with the x axis (slab) or the radius (sphere)
+  int region = -1;       // isotropic: the region it fills, or -1 for the point
+  int group = 0;         // the energy group it emits in
+};
+
+struct Tallies {
+  bool transmission = false, reflection = false, absorption = false, leakage = false, collisions = false;
+  int flux_bins = 0;  // the scalar flux on this many equal bins (track-length and collision estimators)
+};
+
 struct TransportSpec {
+  bool eigenvalue = false;  // mode: eigenvalue (else fixed_source)
   std::vector<Material> materials;
   Geometry geometry;
   std::vector<int> region_material;  // per region, an index into materials
   int groups = 1;
+  Source source;
+  Tallies tallies;
+  std::uint64_t inactive = 0, active = 0;  // eigenvalue generations
+  bool implicit_capture = false;           // survival weights, Russian roulette below the cutoff
+  double weight_cutoff = 0.25;
 };
 
 // Reads `materials`, `geometry` and `regions`, checks them (cross sections that
 // do not add up, negative values, a spectrum that is not one, a region naming no
 // material, ...), every error at its key and line. False after an error.
 bool parse_materials_and_geometry(io::Block& model, TransportSpec& out);
+
+// The whole block: mode, materials and geometry, source, tallies, eigenvalue
+// generations and implicit capture. False after an error.
+bool parse_transport_spec(io::Block& model, TransportSpec& out);
 
 }  // namespace mcsim::transport
