@@ -11,12 +11,14 @@ using namespace mcsim;
 
 namespace {
 
-// Parses `text` as a model block; returns the spec, or the errors in *errors.
-transport::TransportSpec parse(const std::string& text, std::string* errors) {
+// Parses `text` as a model block (materials and geometry, or the whole block);
+// returns the spec, and the errors in *errors.
+transport::TransportSpec parse(const std::string& text, std::string* errors, bool whole = false) {
   io::Diagnostics diag("t.yaml");
   io::Block model(YAML::Load(text), "model", diag);
   transport::TransportSpec s;
-  transport::parse_materials_and_geometry(model, s);
+  if (whole) transport::parse_transport_spec(model, s);
+  else transport::parse_materials_and_geometry(model, s);
   model.finish();
   *errors = diag.empty() ? "" : diag.report();
   return s;
@@ -120,15 +122,7 @@ TEST_CASE("closed forms of the transport validation cases", "[transport]") {
 }
 
 namespace {
-transport::TransportSpec parse_all(const std::string& text, std::string* errors) {
-  io::Diagnostics diag("t.yaml");
-  io::Block model(YAML::Load(text), "model", diag);
-  transport::TransportSpec s;
-  transport::parse_transport_spec(model, s);
-  model.finish();
-  *errors = diag.empty() ? "" : diag.report();
-  return s;
-}
+transport::TransportSpec parse_all(const std::string& text, std::string* errors) { return parse(text, errors, true); }
 
 const std::string kBeam =
     "mode: fixed_source\n"
