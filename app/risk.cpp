@@ -247,7 +247,6 @@ Window window_of(const reduce::Bins& bins, const Histogram& h, const reduce::Lev
   return {bins.low(a.bin), bins.high(b.bin), a.below, count};
 }
 
-
 }  // namespace
 
 io::Results run_risk_job(const io::Job& job, const var::VarModel& model, const RunOptions& options,
