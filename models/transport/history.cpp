@@ -1,18 +1,18 @@
-#include "models/transport/slab_history.hpp"
+#include "models/transport/history.hpp"
 
 #include <stdexcept>
 
 namespace mcsim::transport {
 
 template <class Real>
-SlabArrays<Real> slab_arrays(const TransportSpec& s) {
-  if (s.geometry.shape != Shape::Slab) throw std::invalid_argument("slab_arrays: the geometry is not a slab");
-  SlabArrays<Real> a;
+LayerArrays<Real> layer_arrays(const TransportSpec& s) {
+  if (s.geometry.shape == Shape::Infinite) throw std::invalid_argument("layer_arrays: an infinite medium has no layers");
+  LayerArrays<Real> a;
   a.regions = static_cast<int>(s.geometry.regions());
   a.groups = s.groups;
-  a.reflect_left = s.geometry.left == Boundary::Reflective;
-  a.reflect_right = s.geometry.right == Boundary::Reflective;
-  for (double p : s.geometry.surfaces) a.planes.push_back(static_cast<Real>(p));
+  a.reflect_low = s.geometry.shape == Shape::Slab && s.geometry.left == Boundary::Reflective;
+  a.reflect_high = s.geometry.right == Boundary::Reflective;
+  for (double p : s.geometry.surfaces) a.surfaces.push_back(static_cast<Real>(p));
   for (int m : s.region_material) {
     const Material& mat = s.materials[static_cast<std::size_t>(m)];
     a.mean_cosine.push_back(static_cast<Real>(mat.mean_cosine));
@@ -30,7 +30,7 @@ SlabArrays<Real> slab_arrays(const TransportSpec& s) {
   return a;
 }
 
-template SlabArrays<float> slab_arrays<float>(const TransportSpec&);
-template SlabArrays<double> slab_arrays<double>(const TransportSpec&);
+template LayerArrays<float> layer_arrays<float>(const TransportSpec&);
+template LayerArrays<double> layer_arrays<double>(const TransportSpec&);
 
 }  // namespace mcsim::transport
