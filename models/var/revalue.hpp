@@ -9,18 +9,31 @@ namespace mcsim::var {
 
 enum class Instrument : int { Stock, Forward, Call, Put };
 
-// `remaining`: years left to maturity (forwards and options). A forward pays
-// S_T - K at T: worth S - K e^{-r remaining} now. Options are Black-Scholes-Merton
-// at the asset's own volatility, no dividend.
+// One unit of an instrument on spot S = e^log_spot, given its discounted strike
+// D = K e^{-r tau}, ln D, and sd = sigma sqrt(tau) for tau years left: a stock is
+// worth S, a forward (paying S_T - K at T) S - D, an option its Black-Scholes-
+// Merton value at the asset's own volatility, no dividend. The one revaluation of
+// every position, today on the host and at the horizon in every risk scenario
+// (which computes D, ln D and sd once per job).
+template <class Real>
+MCSIM_HD Real unit_value(Instrument kind, Real spot, Real log_spot, Real discounted, Real log_discounted, Real sd) {
+  switch (kind) {
+    case Instrument::Stock: return spot;
+    case Instrument::Forward: return spot - discounted;
+    default: return option::bsm_core(spot, discounted, log_spot - log_discounted, sd, kind == Instrument::Call ? Real(1) : Real(-1));
+  }
+}
+
+// `quantity` units with `remaining` years left to maturity (> 0 for forwards and
+// options), at spot S, rate r and the asset's volatility.
 template <class Real>
 MCSIM_HD Real position_value(Instrument kind, Real quantity, Real strike, Real remaining, Real spot, Real rate,
                              Real volatility) {
-  switch (kind) {
-    case Instrument::Stock: return quantity * spot;
-    case Instrument::Forward: return quantity * (spot - strike * exp(-rate * remaining));
-    default:
-      return quantity * option::bsm_value(spot, strike, rate, Real(0), volatility, remaining, kind == Instrument::Call);
-  }
+  if (kind == Instrument::Stock) return quantity * spot;
+  const Real discounted = strike * exp(-rate * remaining);
+  const bool option = kind != Instrument::Forward;
+  return quantity * unit_value(kind, spot, option ? log(spot) : Real(0), discounted,
+                               option ? log(discounted) : Real(0), volatility * sqrt(remaining));
 }
 
 }  // namespace mcsim::var

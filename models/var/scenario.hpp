@@ -56,14 +56,7 @@ template <class Real>
 MCSIM_HD Real position_loss(const PortfolioView<Real>& pf, int p, Real spot, Real log_spot) {
   const Real* t = pf.terms + kTerms * p;
   const Real quantity = t[0], today = t[1], discounted = t[2], log_discounted = t[3], sd = t[4];
-  Real value;
-  switch (static_cast<Instrument>(pf.kind[p])) {
-    case Instrument::Stock: value = spot; break;
-    case Instrument::Forward: value = spot - discounted; break;
-    default:
-      value = option::bsm_core(spot, discounted, log_spot - log_discounted, sd,
-                               pf.kind[p] == static_cast<int>(Instrument::Call) ? Real(1) : Real(-1));
-  }
+  const Real value = unit_value(static_cast<Instrument>(pf.kind[p]), spot, log_spot, discounted, log_discounted, sd);
   return today - quantity * value;
 }
 
