@@ -17,6 +17,21 @@ namespace mcsim {
 namespace var {
 struct RiskKernel;  // models/var/risk_kernel.hpp
 }
+namespace transport {
+struct TransportKernel;  // models/transport/transport_kernel.hpp
+template <class Real>
+struct Site;
+}
+
+// Histories [first, first + count) of a transport job, in rows of `chunk`: history
+// h draws from stream (seed, stream_base + h) and starts from sites[h - first] when
+// `sites` is set (an eigenvalue generation), else from the job's source. Fission
+// sites are banked at k's collision score over `k` (the last generation's k).
+struct TransportBatch {
+  std::uint64_t stream_base = 0, first = 0, count = 0, chunk = 0;
+  const transport::Site<double>* sites = nullptr;
+  double k = 1;
+};
 
 struct DeviceTiming {
   std::string device;
@@ -51,6 +66,13 @@ class Backend {
   // (P positions, in revaluation order; exact fixed point).
   virtual void position_sums(const var::RiskKernel& k, const std::vector<std::uint64_t>& scenarios,
                              const std::vector<std::uint32_t>& masks, int bands, reduce::Fixed* sums) = 0;
+
+  // Particle transport: writes row j's tally slots (the histories
+  // [first + j chunk, first + (j + 1) chunk), fixed point, models/transport/
+  // transport_kernel.hpp) to tallies[j * slots, ...), and appends the fission sites
+  // to *bank in history order, each history's in the order it banked them.
+  virtual void transport(const transport::TransportKernel& k, const TransportBatch& b, std::uint64_t* tallies,
+                         std::vector<transport::Site<double>>* bank) = 0;
 };
 
 // Doubles in one chunk partial of this kernel: the moments of its outputs, then,

@@ -10,6 +10,7 @@
 
 #include "app/backend.hpp"
 #include "app/risk_cpu.hpp"
+#include "app/transport_cpu.hpp"
 
 namespace mcsim {
 
@@ -123,6 +124,15 @@ class CpuBackend : public Backend {
     const auto t0 = std::chrono::steady_clock::now();
     cpu_position_sums(k, scenarios, masks, bands, sums);
     timing_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  void transport(const transport::TransportKernel& k, const TransportBatch& b, std::uint64_t* tallies,
+                 std::vector<transport::Site<double>>* bank) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    cpu_transport(k, b, tallies, bank);
+    timing_.device = devices().front();
+    timing_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    timing_.paths += b.count;
   }
 
  private:

@@ -14,6 +14,7 @@
 
 #include "app/backend.hpp"
 #include "app/risk_cuda.hpp"
+#include "app/transport_cuda.hpp"
 #include "reduce/mpi.hpp"
 
 namespace mcsim {
@@ -81,7 +82,7 @@ __global__ void add_parts(const double* parts_out, unsigned parts, std::size_t w
 
 class CudaBackend : public Backend {
  public:
-  explicit CudaBackend(int device) : device_(device), risk_(device) {
+  explicit CudaBackend(int device) : device_(device), risk_(device), transport_(device) {
     cudaDeviceProp prop{};
     check(cudaGetDeviceProperties(&prop, device_), device_, "device query");
     name_ = "cuda:" + std::to_string(device_) + " " + prop.name;
@@ -122,6 +123,16 @@ class CudaBackend : public Backend {
     const float ms = risk_.position_sums(k, scenarios, masks, bands, sums);
     std::lock_guard<std::mutex> lock(timing_mutex_);
     timing_.kernel_ms += ms;
+    timing_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  void transport(const transport::TransportKernel& k, const TransportBatch& b, std::uint64_t* tallies,
+                 std::vector<transport::Site<double>>* bank) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    const float ms = transport_.run(k, b, tallies, bank);
+    std::lock_guard<std::mutex> lock(timing_mutex_);
+    timing_.kernel_ms += ms;
+    timing_.paths += b.count;
     timing_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
@@ -172,6 +183,7 @@ class CudaBackend : public Backend {
 
   int device_;
   RiskDevice risk_;
+  TransportDevice transport_;
   std::mutex timing_mutex_;
   std::string name_;
   double* out_ = nullptr;

@@ -11,6 +11,7 @@
 
 #include "app/greeks.hpp"
 #include "app/risk.hpp"
+#include "app/transport.hpp"
 #include "app/signals.hpp"
 #include "app/version.hpp"
 #include "app/workers.hpp"
@@ -190,6 +191,8 @@ std::vector<std::unique_ptr<Backend>> choose_backends(io::BackendChoice choice) 
 
 io::Results run_job(const io::Job& job, const RunOptions& options) {
   if (const auto* risk = dynamic_cast<const var::VarModel*>(job.model.get())) return run_risk_job(job, *risk, options);
+  if (const auto* t = dynamic_cast<const transport::TransportModel*>(job.model.get()))
+    return run_transport_job(job, *t, options);
   io::Results r = simulate_job(job, options);
   add_greeks(job, options, simulate_job, r);
   return r;

@@ -22,6 +22,7 @@
 #include <mutex>
 #include <thread>
 
+#include "app/bytes.hpp"
 #include "app/signals.hpp"
 #include "models/var/delta_var.hpp"
 #include "models/var/risk_kernel.hpp"
@@ -40,32 +41,6 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 
 constexpr int kBins = 16384;                        // a histogram pass's bins
 constexpr std::uint64_t kUnitScenarios = 1 << 22;   // losses a device holds at once
-
-// Exact tallies travel between ranks as bytes.
-struct Bytes {
-  std::string s;
-  std::size_t at = 0;
-  template <class T>
-  void put(const T& v) { s.append(reinterpret_cast<const char*>(&v), sizeof v); }
-  template <class T>
-  void put(const std::vector<T>& v) {
-    put<std::uint64_t>(v.size());
-    s.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
-  }
-  template <class T>
-  void get(T& v) {
-    std::memcpy(&v, s.data() + at, sizeof v);
-    at += sizeof v;
-  }
-  template <class T>
-  void get(std::vector<T>& v) {
-    std::uint64_t n = 0;
-    get(n);
-    v.resize(n);
-    std::memcpy(v.data(), s.data() + at, n * sizeof(T));
-    at += n * sizeof(T);
-  }
-};
 
 // Pass 1: counts per bin, exact sums of the losses and their squares, extremes.
 struct Histogram {

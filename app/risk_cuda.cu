@@ -23,11 +23,7 @@ namespace {
 
 using reduce::Fixed;
 
-void check(cudaError_t e, int device, const std::string& what) {
-  if (e != cudaSuccess)
-    throw std::runtime_error("CUDA error on device " + std::to_string(device) + " during " + what + ": " +
-                             cudaGetErrorString(e));
-}
+const auto check = check_cuda;
 
 constexpr std::size_t kSharedBytes = 100 << 10;  // shared memory a block of the loss kernel may take
 constexpr std::uint64_t kListBatch = 16384;      // listed scenarios whose log spots are held at once
@@ -138,26 +134,11 @@ var::PortfolioView<Real> device_view(const var::RiskKernel& k, void* reals, void
 
 }  // namespace
 
-RiskDevice::~RiskDevice() {
-  for (Buffer* b : {&reals_, &ints_, &out_, &scratch_, &list_, &list_scratch_, &log_spots_, &partial_})
-    if (b->ptr) cudaFree(b->ptr);
-}
-
-void* RiskDevice::room(Buffer& b, std::size_t bytes) {
-  if (bytes > b.bytes) {
-    if (b.ptr) cudaFree(b.ptr);
-    b.ptr = nullptr;
-    check(cudaMalloc(&b.ptr, bytes), device_, "allocation of " + std::to_string(bytes) + " bytes");
-    b.bytes = bytes;
-  }
-  return b.ptr;
-}
-
 void RiskDevice::upload(const var::RiskKernel& k) {
   std::lock_guard<std::mutex> lock(upload_mutex_);
   if (uploaded_ == k.id) return;
-  const auto copy = [&](Buffer& b, const void* data, std::size_t bytes) {
-    check(cudaMemcpy(room(b, bytes), data, bytes, cudaMemcpyHostToDevice), device_, "portfolio upload");
+  const auto copy = [&](DeviceBuffer& b, const void* data, std::size_t bytes) {
+    check(cudaMemcpy(b.room(bytes, device_), data, bytes, cudaMemcpyHostToDevice), device_, "portfolio upload");
   };
   if (k.precision == Precision::Float) {
     copy(reals_, k.in_float.reals.data(), k.in_float.reals.size() * sizeof(float));
@@ -214,14 +195,14 @@ void launch_position_sums(int device, const var::PortfolioView<Real>& pf, std::u
 float RiskDevice::losses(const var::RiskKernel& k, std::uint64_t first, std::uint64_t count, double* out) {
   check(cudaSetDevice(device_), device_, "device selection");
   upload(k);
-  double* d_out = static_cast<double*>(room(out_, count * sizeof(double)));
+  double* d_out = static_cast<double*>(out_.room(count * sizeof(double), device_));
   Timer timer(device_);
   if (k.precision == Precision::Float)
-    launch_losses<float>(device_, device_view<float>(k, reals_.ptr, ints_.ptr), k.seed, first, count, d_out,
-                         [&](std::size_t bytes) { return static_cast<float*>(room(scratch_, bytes)); });
+    launch_losses<float>(device_, device_view<float>(k, reals_.get(), ints_.get()), k.seed, first, count, d_out,
+                         [&](std::size_t bytes) { return static_cast<float*>(scratch_.room(bytes, device_)); });
   else
-    launch_losses<double>(device_, device_view<double>(k, reals_.ptr, ints_.ptr), k.seed, first, count, d_out,
-                          [&](std::size_t bytes) { return static_cast<double*>(room(scratch_, bytes)); });
+    launch_losses<double>(device_, device_view<double>(k, reals_.get(), ints_.get()), k.seed, first, count, d_out,
+                          [&](std::size_t bytes) { return static_cast<double*>(scratch_.room(bytes, device_)); });
   const float ms = timer.ms();
   check(cudaMemcpy(out, d_out, count * sizeof(double), cudaMemcpyDeviceToHost), device_, "copy of losses");
   return ms;
@@ -237,23 +218,23 @@ float RiskDevice::position_sums(const var::RiskKernel& k, const std::vector<std:
   float ms = 0;
   for (std::size_t at = 0; at < scenarios.size(); at += kListBatch) {
     const int m = static_cast<int>(std::min<std::size_t>(kListBatch, scenarios.size() - at));
-    auto* list = static_cast<unsigned char*>(room(list_, m * (sizeof(std::uint64_t) + sizeof(std::uint32_t))));
+    auto* list = static_cast<unsigned char*>(list_.room(m * (sizeof(std::uint64_t) + sizeof(std::uint32_t)), device_));
     auto* d_list = reinterpret_cast<std::uint64_t*>(list);
     auto* d_masks = reinterpret_cast<std::uint32_t*>(list + m * sizeof(std::uint64_t));
     check(cudaMemcpy(d_list, scenarios.data() + at, m * sizeof(std::uint64_t), cudaMemcpyHostToDevice), device_, "list upload");
     check(cudaMemcpy(d_masks, masks.data() + at, m * sizeof(std::uint32_t), cudaMemcpyHostToDevice), device_, "list upload");
-    void* scratch = room(list_scratch_, static_cast<std::size_t>(m) * k.assets() * real);
-    void* log_spots = room(log_spots_, static_cast<std::size_t>(m) * k.assets() * real);
+    void* scratch = list_scratch_.room(static_cast<std::size_t>(m) * k.assets() * real, device_);
+    void* log_spots = log_spots_.room(static_cast<std::size_t>(m) * k.assets() * real, device_);
     const int segments = (m + kSegment - 1) / kSegment;
-    auto* partial = static_cast<Fixed*>(room(partial_, (segments + 1) * width * sizeof(Fixed)));
+    auto* partial = static_cast<Fixed*>(partial_.room((segments + 1) * width * sizeof(Fixed), device_));
     Fixed* d_out = partial + segments * width;
     Timer timer(device_);
     if (k.precision == Precision::Float)
-      launch_position_sums<float>(device_, device_view<float>(k, reals_.ptr, ints_.ptr), k.seed, d_list, d_masks, m,
+      launch_position_sums<float>(device_, device_view<float>(k, reals_.get(), ints_.get()), k.seed, d_list, d_masks, m,
                                   bands, k.unit, k.square_unit, static_cast<float*>(scratch),
                                   static_cast<float*>(log_spots), partial, d_out);
     else
-      launch_position_sums<double>(device_, device_view<double>(k, reals_.ptr, ints_.ptr), k.seed, d_list, d_masks, m,
+      launch_position_sums<double>(device_, device_view<double>(k, reals_.get(), ints_.get()), k.seed, d_list, d_masks, m,
                                    bands, k.unit, k.square_unit, static_cast<double*>(scratch),
                                    static_cast<double*>(log_spots), partial, d_out);
     ms += timer.ms();

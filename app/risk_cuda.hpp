@@ -5,6 +5,7 @@
 #include <mutex>
 #include <vector>
 
+#include "app/device_buffer.hpp"
 #include "reduce/exact_sum.hpp"
 
 namespace mcsim {
@@ -16,9 +17,6 @@ struct RiskKernel;  // models/var/risk_kernel.hpp
 class RiskDevice {
  public:
   explicit RiskDevice(int device) : device_(device) {}
-  ~RiskDevice();
-  RiskDevice(const RiskDevice&) = delete;
-  RiskDevice& operator=(const RiskDevice&) = delete;
 
   // As Backend::scenario_losses; returns the kernels' milliseconds.
   float losses(const var::RiskKernel& k, std::uint64_t first, std::uint64_t count, double* out);
@@ -27,20 +25,14 @@ class RiskDevice {
                       const std::vector<std::uint32_t>& masks, int bands, reduce::Fixed* sums);
 
  private:
-  // Device memory that grows to the largest request and is kept.
-  struct Buffer {
-    void* ptr = nullptr;
-    std::size_t bytes = 0;
-  };
-  void* room(Buffer& b, std::size_t bytes);
   void upload(const var::RiskKernel& k);
 
   int device_;
   std::uint64_t uploaded_ = 0;  // the kernel id the portfolio copy belongs to
   std::mutex upload_mutex_;
-  Buffer reals_, ints_;                               // the portfolio
-  Buffer out_, scratch_;                              // losses
-  Buffer list_, list_scratch_, log_spots_, partial_;  // position sums
+  DeviceBuffer reals_, ints_;                              // the portfolio
+  DeviceBuffer out_, scratch_;                             // losses
+  DeviceBuffer list_, list_scratch_, log_spots_, partial_;  // position sums
 };
 
 }  // namespace mcsim

@@ -170,11 +170,6 @@ Job load_job_text(const std::string& text, const std::string& label,
   Block model = top.child("model", true);
   std::vector<std::string> types;
   for (const auto& f : model_families()) types.push_back(f.type);
-  // Model families of the config contract that this version does not run yet.
-  const std::vector<std::pair<std::string, std::string>> planned{{"transport", "particle transport"}};
-  const std::string type = model.has("type") ? model.text("type", std::string()) : std::string();
-  for (const auto& [name, what] : planned)
-    if (type == name) model.not_available("type", what + " (type: " + name + ")");
   if (!model.valid()) throw ConfigError(diag);
   job.model_type = model.choice("type", types, std::nullopt);
   for (const auto& f : model_families()) {

@@ -1,6 +1,7 @@
 #include "models/registry.hpp"
 
 #include "models/option/option_model.hpp"
+#include "models/transport/transport_model.hpp"
 #include "models/var/var_model.hpp"
 
 namespace mcsim {
@@ -9,6 +10,7 @@ const std::vector<ModelFamily>& model_families() {
   static const std::vector<ModelFamily> families = {
       {"option", &option::parse_option_model},
       {"var", &var::parse_var_model},
+      {"transport", &transport::parse_transport_model},
   };
   return families;
 }

@@ -110,6 +110,14 @@ std::vector<double> broadcast(std::vector<double> v) {
   if (n) MPI_Bcast(v.data(), static_cast<int>(n), MPI_DOUBLE, 0, MPI_COMM_WORLD);
   return v;
 }
+std::string broadcast(std::string v) {
+  if (size() <= 1) return v;
+  const std::uint64_t n = broadcast(static_cast<std::uint64_t>(v.size()));
+  v.resize(n);
+  for (std::uint64_t at = 0; at < n; at += kPiece)
+    MPI_Bcast(&v[at], static_cast<int>(std::min(kPiece, n - at)), MPI_CHAR, 0, MPI_COMM_WORLD);
+  return v;
+}
 std::vector<std::vector<double>> gather(const std::vector<double>& mine) {
   return gather_any(mine, MPI_DOUBLE);
 }
@@ -131,6 +139,7 @@ int max_over_ranks(int v) { return v; }
 int broadcast(int v) { return v; }
 std::uint64_t broadcast(std::uint64_t v) { return v; }
 std::vector<double> broadcast(std::vector<double> v) { return v; }
+std::string broadcast(std::string v) { return v; }
 std::vector<std::vector<double>> gather(const std::vector<double>& mine) { return {mine}; }
 std::vector<std::string> gather(const std::string& mine) { return {mine}; }
 void abort_all(int status) { std::exit(status); }

@@ -25,6 +25,7 @@ int max_over_ranks(int v);
 int broadcast(int v);
 std::uint64_t broadcast(std::uint64_t v);
 std::vector<double> broadcast(std::vector<double> v);  // short vectors (a plan)
+std::string broadcast(std::string v);                  // any length (sent in pieces)
 
 // Rank 0 gets every rank's vector, in rank order; other ranks get an empty list.
 // Vectors of any length (sent in pieces below MPI's int count limit).

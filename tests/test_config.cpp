@@ -101,7 +101,7 @@ TEST_CASE("missing required keys and blocks are reported", "[config]") {
   CHECK(has_line(errors_of(replace(kGood, "seed: 42", "seed: 42\n  chunk_paths: 1000001")),
                  "run.chunk_paths: must be a multiple of 4"));
   CHECK(has_line(errors_of(replace(kGood, "type: option", "type: optoin")),
-                 "model.type: 'optoin' is not one of: option, var (did you mean 'option'?)"));
+                 "model.type: 'optoin' is not one of: option, var, transport (did you mean 'option'?)"));
 }
 
 TEST_CASE("a YAML syntax error carries its line", "[config]") {
@@ -115,8 +115,8 @@ TEST_CASE("contract keys of later versions are refused clearly and not as misspe
   const auto e = errors_of(kGood + std::string("scenarios: []\n"));
   CHECK(has_line(e, "scenarios: what-if scenarios is not available in this version"));
   CHECK(has_line(errors_of(replace(kGood, "type: european", "type: rainbow")), "'rainbow' is not one of"));
-  CHECK(has_line(errors_of(replace(kGood, "type: option", "type: transport")),
-                 "model.type: particle transport (type: transport) is not available in this version"));
+  // Transport is a model family now: an option block under it is wrong, key by key.
+  CHECK(has_line(errors_of(replace(kGood, "type: option", "type: transport")), "model: missing required key 'mode'"));
 }
 
 TEST_CASE("run targets and checkpoint interval are read and checked", "[config]") {

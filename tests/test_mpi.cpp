@@ -9,6 +9,7 @@
 #include "io/results.hpp"
 #include "run_exe.hpp"
 #include "same_results.hpp"
+#include "transport_job.hpp"
 #include "var_job.hpp"
 
 namespace fs = std::filesystem;
@@ -146,5 +147,27 @@ TEST_CASE("portfolio VaR ES and contributions are the same bits on one two and t
   }
   CHECK(same_results(outs[0], outs[1]));
   CHECK(same_results(outs[0], outs[2]));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("particle transport is the same bits on one two and three ranks", "[mpi][transport]") {
+  const fs::path dir = scratch("mpi-transport");
+  // A fixed-source job of 25 chunks, the last one short, and an eigenvalue job whose
+  // generations of 10,000 histories split into rows of 4,096 with a ragged end.
+  const std::string jobs[] = {transport_job(beam_slab_model(), "paths: 100_001, chunk_paths: 4096"),
+                              transport_job(pua_slab_model(), "paths: 10_000")};
+  for (std::size_t j = 0; j < 2; ++j) {
+    const fs::path job = dir / ("transport" + std::to_string(j) + ".yaml");
+    std::ofstream(job) << jobs[j];
+    std::vector<std::string> outs;
+    for (int ranks : {1, 2, 3}) {
+      outs.push_back((dir / ("t" + std::to_string(j) + "-" + std::to_string(ranks) + ".h5")).string());
+      const auto r = run("run " + job.string() + " --backend cpu -q -o " + outs.back(), "timeout 120 " + mpirun(ranks));
+      INFO(r.output);
+      REQUIRE(r.status == 0);
+    }
+    CHECK(same_results(outs[0], outs[1]));
+    CHECK(same_results(outs[0], outs[2]));
+  }
   fs::remove_all(dir);
 }

@@ -39,15 +39,18 @@ Counts run(const TransportSpec& s, int n, Real mu, Real x0) {
   for (int i = 0; i < n; ++i) {
     rng::Stream stream(17, static_cast<std::uint64_t>(i));
     Uniforms<Real> u{stream};
-    double collisions = 0, track = 0;
-    int last_group = 0;
-    const auto visit = [&](int, int, Real length) { track += length; };
-    const auto collide = [&](int, int g) { collisions += 1, last_group = g; };
-    const Fate f = s.geometry.shape == Shape::Slab ? slab_history(v, u, x0, mu, 0, visit, collide)
-                                                   : sphere_history(v, u, x0, mu, 0, visit, collide);
-    c.collisions += collisions;
-    c.track += track;
-    if (f == Fate::Absorbed) c.absorbed += 1, c.absorbed_in_group[last_group] += 1;
+    struct Tally {
+      double collisions = 0, length = 0;
+      int last_group = 0;
+      void track(int, int, Real, Real, Real, Real d) { length += d; }
+      void collision(int, int g, Real, Real) { collisions += 1, last_group = g; }
+      void absorbed(int, int, Real) {}
+    } t;
+    Particle<Real> p{x0, mu, Real(1), 0};
+    const Fate f = s.geometry.shape == Shape::Slab ? slab_history(v, u, p, t) : sphere_history(v, u, p, t);
+    c.collisions += t.collisions;
+    c.track += t.length;
+    if (f == Fate::Absorbed) c.absorbed += 1, c.absorbed_in_group[t.last_group] += 1;
     if (f == Fate::LeakedLow) c.low += 1;
     if (f == Fate::LeakedHigh) c.high += 1;
   }

@@ -11,9 +11,8 @@ double uncollided_transmission(double total, double thickness) { return std::exp
 
 double infinite_medium_flux(double source, double absorption) { return source / absorption; }
 
-double k_infinity(const Material& m) {
-  // Every neutron is born with spectrum chi, so one generation's flux solves
-  // (total - scatter^T) phi = chi, and k is the neutrons it breeds: nu fission . phi.
+std::vector<double> infinite_medium_spectrum(const Material& m, const std::vector<double>& births) {
+  // The flux solves (total - scatter^T) phi = births.
   const int G = m.groups;
   const auto at = [&](int g, int h) { return m.scatter[static_cast<std::size_t>(g * G + h)]; };
   // A = total - scatter^T, solved by Gaussian elimination (G is small).
@@ -26,7 +25,7 @@ double k_infinity(const Material& m) {
       int pivot = c;
       for (int r = c + 1; r < G; ++r)
         if (std::fabs(lu[static_cast<std::size_t>(r * G + c)]) > std::fabs(lu[static_cast<std::size_t>(pivot * G + c)])) pivot = r;
-      if (lu[static_cast<std::size_t>(pivot * G + c)] == 0) throw std::invalid_argument("k_infinity: no absorption");
+      if (lu[static_cast<std::size_t>(pivot * G + c)] == 0) throw std::invalid_argument("infinite medium: a group with no way out (no absorption)");
       for (int j = 0; j < G; ++j) std::swap(lu[static_cast<std::size_t>(c * G + j)], lu[static_cast<std::size_t>(pivot * G + j)]);
       std::swap(b[static_cast<std::size_t>(c)], b[static_cast<std::size_t>(pivot)]);
       for (int r = c + 1; r < G; ++r) {
@@ -43,7 +42,13 @@ double k_infinity(const Material& m) {
     }
     return x;
   };
-  const std::vector<double> phi = solve(m.chi);  // the flux of one neutron born with spectrum chi
+  return solve(births);
+}
+
+double k_infinity(const Material& m) {
+  // Every neutron is born with spectrum chi, and k is the neutrons its flux breeds.
+  const std::vector<double> phi = infinite_medium_spectrum(m, m.chi);
+  const int G = m.groups;
   double born = 0;
   for (int g = 0; g < G; ++g)
     born += m.nu[static_cast<std::size_t>(g)] * m.fission[static_cast<std::size_t>(g)] * phi[static_cast<std::size_t>(g)];

@@ -1,5 +1,7 @@
 // Closed forms the transport model is checked against (validation/ and tests).
 #pragma once
+#include <vector>
+
 #include "models/transport/transport_spec.hpp"
 
 namespace mcsim::transport {
@@ -11,6 +13,10 @@ double uncollided_transmission(double total, double thickness);
 // Infinite medium, one group: the scalar flux of a uniform isotropic source S per
 // cm^3 per s is S / absorption, and k_inf = nu fission / absorption.
 double infinite_medium_flux(double source, double absorption);
+
+// Infinite medium, any groups: the flux per group of neutrons born with the
+// spectrum `births` (per group, per unit volume and time).
+std::vector<double> infinite_medium_spectrum(const Material& m, const std::vector<double>& births);
 
 // Infinite medium, any groups: k_inf = (nu fission)^T (total - scatter^T)^-1 chi
 // (every neutron is born with spectrum chi, so the operator has rank one).

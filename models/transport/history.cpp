@@ -1,17 +1,20 @@
 #include "models/transport/history.hpp"
 
-#include <stdexcept>
+#include <cmath>
 
 namespace mcsim::transport {
 
 template <class Real>
 LayerArrays<Real> layer_arrays(const TransportSpec& s) {
-  if (s.geometry.shape == Shape::Infinite) throw std::invalid_argument("layer_arrays: an infinite medium has no layers");
   LayerArrays<Real> a;
   a.regions = static_cast<int>(s.geometry.regions());
   a.groups = s.groups;
   a.reflect_low = s.geometry.shape == Shape::Slab && s.geometry.left == Boundary::Reflective;
   a.reflect_high = s.geometry.right == Boundary::Reflective;
+  a.implicit_capture = s.implicit_capture;
+  a.cutoff = static_cast<Real>(s.weight_cutoff);
+  a.survival = static_cast<Real>(2 * s.weight_cutoff);
+  if (s.geometry.shape == Shape::Infinite) a.surfaces = {-Real(INFINITY), Real(INFINITY)};
   for (double p : s.geometry.surfaces) a.surfaces.push_back(static_cast<Real>(p));
   for (int m : s.region_material) {
     const Material& mat = s.materials[static_cast<std::size_t>(m)];

@@ -1,9 +1,12 @@
 // One particle history through layered slabs or concentric spheres, written once
 // for host and device: flights to the next collision or surface, reflection at
-// mirror surfaces, scattering into a new group and cosine, and the end of the
-// history by absorption or leakage. `visit(region, group, length)` sees every
-// track segment (the flux's track-length estimator) and `collide(region, group)`
-// every collision, so tallies stay outside the maths.
+// mirror surfaces, absorption (analog, or implicit capture with Russian roulette),
+// scattering into a new group and cosine, and the end of the history by absorption
+// or leakage. A tally object sees every event, so scoring stays outside the maths:
+//   t.track(region, group, weight, position, cosine, length)   a track segment
+//   t.collision(region, group, weight, position)               before its outcome
+//   t.absorbed(region, group, weight)                          the weight absorbed
+// An infinite medium is a slab with its planes at -+infinity.
 #pragma once
 #include <vector>
 
@@ -26,6 +29,18 @@ struct LayerView {
   const Real* cumulative;
   const Real* mean_cosine;
   bool reflect_low, reflect_high;  // mirrors at the first and last surface (a sphere's outer one is `high`)
+  // Implicit capture: a collision keeps weight * scatter / total; below `cutoff`
+  // a particle survives Russian roulette with probability weight / survival.
+  bool implicit_capture;
+  Real cutoff, survival;
+};
+
+// Where a particle is: a slab's x or a sphere's radius, the cosine with the x axis
+// or the outward radius, its weight and energy group.
+template <class Real>
+struct Particle {
+  Real pos, mu, w;
+  int g;
 };
 
 // Uniforms one at a time from a history's stream, a Philox block at a time.
@@ -44,95 +59,105 @@ struct Uniforms {
 // highest (a slab's right plane, a sphere's outer surface).
 enum class Fate : int { Absorbed, LeakedLow, LeakedHigh };
 
-// A collision in region r, group g: false when the particle is absorbed; else it
-// scatters into a new *g and a new cosine *mu (with the axis or the radius).
-template <class Real>
-MCSIM_HD bool scatter(const LayerView<Real>& s, Uniforms<Real>& u, int r, int* g, Real* mu) {
-  const int rg = r * s.groups + *g;
-  if (u.next() * s.total[rg] >= s.scatter_out[rg]) return false;
+// A collision of p in region r: absorption (all of the weight, or under implicit
+// capture its absorbed part, then roulette), else a scatter into a new group and
+// cosine. False when the history ends.
+template <class Real, class Tally>
+MCSIM_HD bool collide(const LayerView<Real>& s, Uniforms<Real>& u, int r, Particle<Real>& p, Tally& t) {
+  const int rg = r * s.groups + p.g;
+  t.collision(r, p.g, p.w, p.pos);
+  if (!s.implicit_capture) {
+    if (u.next() * s.total[rg] >= s.scatter_out[rg]) {
+      t.absorbed(r, p.g, p.w);
+      return false;
+    }
+  } else {
+    const Real kept = p.w * (s.scatter_out[rg] / s.total[rg]);
+    t.absorbed(r, p.g, p.w - kept);
+    p.w = kept;
+    if (p.w < s.cutoff) {
+      if (u.next() * s.survival >= p.w) return false;
+      p.w = s.survival;
+    }
+  }
   const Real pick = u.next();
   int h = 0;
   while (h + 1 < s.groups && pick >= s.cumulative[rg * s.groups + h]) ++h;
-  *g = h;
+  p.g = h;
   const Real turn = scattering_cosine(u.next(), s.mean_cosine[r]);
-  *mu = turned_cosine(*mu, turn, static_cast<Real>(cos(Real(6.283185307179586) * u.next())));
+  p.mu = turned_cosine(p.mu, turn, static_cast<Real>(cos(Real(6.283185307179586) * u.next())));
   return true;
 }
 
-// Slab: follows one particle from x with cosine mu in group g until it is absorbed
-// or leaks; returns its fate.
-template <class Real, class Visit, class Collide>
-MCSIM_HD Fate slab_history(const LayerView<Real>& s, Uniforms<Real>& u, Real x, Real mu, int g, Visit&& visit,
-                           Collide&& collide) {
+// Slab: follows p until it is absorbed or leaks; returns its fate (p then holds
+// where and with what weight it left).
+template <class Real, class Tally>
+MCSIM_HD Fate slab_history(const LayerView<Real>& s, Uniforms<Real>& u, Particle<Real>& p, Tally& t) {
   int r = 0;
-  while (r + 1 < s.regions && x >= s.surfaces[r + 1]) ++r;
+  while (r + 1 < s.regions && p.pos >= s.surfaces[r + 1]) ++r;
   for (;;) {
-    const Real to_collision = flight_distance(u.next(), s.total[r * s.groups + g]);
+    const Real to_collision = flight_distance(u.next(), s.total[r * s.groups + p.g]);
     // The plane ahead: the region's right one moving right, its left one moving left.
-    const int plane = mu > Real(0) ? r + 1 : r;
-    const Real to_plane = distance_to_plane(x, mu, s.surfaces[plane]);
+    const int plane = p.mu > Real(0) ? r + 1 : r;
+    const Real to_plane = distance_to_plane(p.pos, p.mu, s.surfaces[plane]);
     if (to_collision < to_plane) {
-      visit(r, g, to_collision);
-      x += mu * to_collision;
-      collide(r, g);
-      if (!scatter(s, u, r, &g, &mu)) return Fate::Absorbed;
+      t.track(r, p.g, p.w, p.pos, p.mu, to_collision);
+      p.pos += p.mu * to_collision;
+      if (!collide(s, u, r, p, t)) return Fate::Absorbed;
       continue;
     }
-    visit(r, g, to_plane);
-    x = s.surfaces[plane];
+    t.track(r, p.g, p.w, p.pos, p.mu, to_plane);
+    p.pos = s.surfaces[plane];
     if (plane == 0 || plane == s.regions) {
       if (!(plane == 0 ? s.reflect_low : s.reflect_high)) return plane == 0 ? Fate::LeakedLow : Fate::LeakedHigh;
-      mu = -mu;  // a mirror: the same plane, the other way
+      p.mu = -p.mu;  // a mirror: the same plane, the other way
     } else {
-      r = mu > Real(0) ? r + 1 : r - 1;
+      r = p.mu > Real(0) ? r + 1 : r - 1;
     }
   }
 }
 
-// Sphere: follows one particle from radius r0 with cosine mu (to the outward
-// radius) in group g until it is absorbed or leaks through the outer surface.
-template <class Real, class Visit, class Collide>
-MCSIM_HD Fate sphere_history(const LayerView<Real>& s, Uniforms<Real>& u, Real r0, Real mu, int g, Visit&& visit,
-                             Collide&& collide) {
-  Real rad = r0;
+// Sphere: follows p (pos its radius, mu its cosine with the outward radius) until
+// it is absorbed or leaks through the outer surface.
+template <class Real, class Tally>
+MCSIM_HD Fate sphere_history(const LayerView<Real>& s, Uniforms<Real>& u, Particle<Real>& p, Tally& t) {
   int r = 0;
-  while (r + 1 < s.regions && rad >= s.surfaces[r]) ++r;
+  while (r + 1 < s.regions && p.pos >= s.surfaces[r]) ++r;
   for (;;) {
-    const Real to_collision = flight_distance(u.next(), s.total[r * s.groups + g]);
-    const Real out = distance_out_of_sphere(rad, mu, s.surfaces[r]);
-    const Real in = r > 0 ? distance_into_sphere(rad, mu, s.surfaces[r - 1]) : Real(INFINITY);
+    const Real to_collision = flight_distance(u.next(), s.total[r * s.groups + p.g]);
+    const Real out = distance_out_of_sphere(p.pos, p.mu, s.surfaces[r]);
+    const Real in = r > 0 ? distance_into_sphere(p.pos, p.mu, s.surfaces[r - 1]) : Real(INFINITY);
     const Real to_surface = in < out ? in : out;
     if (to_collision < to_surface) {
-      visit(r, g, to_collision);
-      sphere_move(&rad, &mu, to_collision);
-      collide(r, g);
-      if (!scatter(s, u, r, &g, &mu)) return Fate::Absorbed;
+      t.track(r, p.g, p.w, p.pos, p.mu, to_collision);
+      sphere_move(&p.pos, &p.mu, to_collision);
+      if (!collide(s, u, r, p, t)) return Fate::Absorbed;
       continue;
     }
-    visit(r, g, to_surface);
-    sphere_move(&rad, &mu, to_surface);
+    t.track(r, p.g, p.w, p.pos, p.mu, to_surface);
+    sphere_move(&p.pos, &p.mu, to_surface);
     if (in < out) {
-      rad = s.surfaces[r - 1], r -= 1;
+      p.pos = s.surfaces[r - 1], r -= 1;
     } else if (r + 1 < s.regions) {
-      rad = s.surfaces[r], r += 1;
+      p.pos = s.surfaces[r], r += 1;
     } else {
-      rad = s.surfaces[r];
+      p.pos = s.surfaces[r];
       if (!s.reflect_high) return Fate::LeakedHigh;
-      mu = -mu;  // a mirror sphere: back inwards at the same angle
+      p.mu = -p.mu;  // a mirror sphere: back inwards at the same angle
     }
   }
 }
 
-// The flat arrays behind a view, built from a slab or sphere job's regions and
-// materials.
+// The flat arrays behind a view, built from a job's regions and materials.
 template <class Real>
 struct LayerArrays {
   int regions = 0, groups = 1;
-  bool reflect_low = false, reflect_high = false;
+  bool reflect_low = false, reflect_high = false, implicit_capture = false;
+  Real cutoff = 0, survival = 0;
   std::vector<Real> surfaces, total, scatter_out, cumulative, mean_cosine;
   LayerView<Real> view() const {
-    return {regions, groups, surfaces.data(), total.data(), scatter_out.data(), cumulative.data(), mean_cosine.data(),
-            reflect_low, reflect_high};
+    return {regions,        groups,       surfaces.data(), total.data(), scatter_out.data(), cumulative.data(),
+            mean_cosine.data(), reflect_low, reflect_high,  implicit_capture, cutoff,        survival};
   }
 };
 template <class Real>

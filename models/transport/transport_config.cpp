@@ -173,7 +173,7 @@ void read_tallies(io::Block& model, TransportSpec& s) {
     if (name == "absorption") t.absorption = true;
     if (name == "leakage") t.leakage = true;
     if (name == "collisions") t.collisions = true;
-    if (name == "flux") t.flux_bins = 100;
+    if (name == "flux") t.flux_bins = s.geometry.shape == Shape::Infinite ? 1 : 100;
   }
   for (io::Block& d : detailed) {
     io::Block f = d.child("flux", true);
@@ -183,8 +183,8 @@ void read_tallies(io::Block& model, TransportSpec& s) {
   }
   if ((t.transmission || t.reflection) && s.geometry.shape != Shape::Slab)
     model.error("tallies", "transmission and reflection are a slab's; a sphere has leakage");
-  if (t.flux_bins && s.geometry.shape == Shape::Infinite)
-    model.error("tallies", "a flux mesh needs a slab or a sphere to span; an infinite medium's flux is one number");
+  if (t.flux_bins > 1 && s.geometry.shape == Shape::Infinite)
+    model.error("tallies", "a flux mesh needs a slab or a sphere to span; an infinite medium's flux is one bin");
 }
 
 }  // namespace
@@ -197,6 +197,11 @@ bool parse_transport_spec(io::Block& model, TransportSpec& s) {
     read_source(src, s);
   } else if (!s.eigenvalue && model.valid()) {
     model.error("", "missing required block 'source' (fixed_source mode)");
+  } else {
+    // The first generation's default source: isotropic over the first fissile region.
+    s.source.kind = Source::Kind::Isotropic;
+    for (std::size_t r = 0; r < s.region_material.size() && s.source.region < 0; ++r)
+      if (s.materials[static_cast<std::size_t>(s.region_material[r])].fissile()) s.source.region = static_cast<int>(r);
   }
   read_tallies(model, s);
   if (model.has("eigenvalue") || s.eigenvalue) {

@@ -1,7 +1,6 @@
 // The particle-transport job as read from `model:` (type: transport): materials
 // with one-group or multigroup macroscopic cross sections, the geometry that
-// places them, the source, the tallies and the eigenvalue generations. (The
-// transport kernels that run it are still to come.)
+// places them, the source, the tallies and the eigenvalue generations.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -1,0 +1,393 @@
+// Particle transport (models/transport). Histories run in rows of whole chunks on
+// this rank's devices and score into fixed-point slots, so a row's tallies are the
+// same bits wherever it runs; rank 0 gathers the rows in order.
+//   Fixed source: chunk c holds histories [c C, (c + 1) C); estimates are the
+//   slots' means per history, their errors from the spread of the chunk means
+//   (batch statistics).
+//   Eigenvalue: generation g runs N histories from N sites, history i on stream
+//   (seed, g 2^40 + i). Their fission sites, in history order, are the bank; the
+//   next generation's N sites are drawn from it by systematic sampling with one
+//   uniform of the generation's own, so the whole run has the same bits on any
+//   number of ranks and devices. k and the tallies average over the active
+//   generations, their errors from the spread of the generations.
+#include "app/transport.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <future>
+#include <stdexcept>
+
+#include "app/bytes.hpp"
+#include "models/transport/transport_kernel.hpp"
+#include "reduce/mpi.hpp"
+#include "reduce/stats.hpp"
+
+namespace mcsim {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using transport::Site;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+constexpr std::uint64_t kUnitHistories = std::uint64_t{1} << 24;  // fixed source: histories per call
+constexpr std::uint64_t kGenerationRow = 4096;                    // eigenvalue: histories per row
+
+// Rows [row0, row1) of `whole` on this rank's devices, each a contiguous share, at
+// once. Appends rows x slots tallies and the bank, in history order.
+void run_rows(const std::vector<Backend*>& devices, const transport::TransportKernel& k, const TransportBatch& whole,
+              std::uint64_t row0, std::uint64_t row1, std::vector<std::uint64_t>* tallies, std::vector<Site<double>>* bank) {
+  const auto slots = static_cast<std::uint64_t>(k.slots());
+  const std::uint64_t at = tallies->size();
+  tallies->resize(at + (row1 - row0) * slots);
+  const std::uint64_t D = devices.size();
+  std::vector<std::vector<Site<double>>> banks(D);
+  std::vector<std::future<void>> work;
+  for (std::uint64_t d = 0; d < D; ++d) {
+    const std::uint64_t r0 = row0 + (row1 - row0) * d / D, r1 = row0 + (row1 - row0) * (d + 1) / D;
+    if (r0 == r1) continue;
+    TransportBatch part = whole;
+    part.first = whole.first + r0 * whole.chunk;
+    part.count = std::min(whole.count, r1 * whole.chunk) - r0 * whole.chunk;
+    if (whole.sites) part.sites = whole.sites + r0 * whole.chunk;
+    std::uint64_t* out = tallies->data() + at + (r0 - row0) * slots;
+    std::vector<Site<double>>* b = bank ? &banks[d] : nullptr;
+    work.push_back(std::async(std::launch::async, [&, d, part, out, b] { devices[d]->transport(k, part, out, b); }));
+  }
+  for (auto& w : work) w.get();
+  if (bank)
+    for (const auto& b : banks) bank->insert(bank->end(), b.begin(), b.end());
+}
+
+std::uint64_t share(std::uint64_t n, int r, int ranks) {
+  return static_cast<std::uint64_t>((static_cast<unsigned __int128>(n) * static_cast<unsigned>(r)) / static_cast<unsigned>(ranks));
+}
+
+// Batch statistics over rows of slots: each row a batch of `size(row)` histories.
+struct Batches {
+  const std::vector<std::uint64_t>& rows;
+  std::size_t slots;
+  std::uint64_t total;                  // histories in all rows
+  std::uint64_t (*size)(std::uint64_t row, const void* ctx);
+  const void* ctx;
+  std::size_t count() const { return rows.size() / slots; }
+  // A row's sum of the listed slots, in histories' units.
+  double row_sum(std::size_t row, const std::vector<int>& list) const {
+    unsigned __int128 s = 0;
+    for (const int i : list) s += rows[row * slots + static_cast<std::size_t>(i)];
+    return static_cast<double>(s) * transport::kTallyUnit;
+  }
+  // The mean per history of the listed slots' sum, times `scale`, with the error
+  // of the batch means' spread.
+  reduce::Estimate of(const std::string& name, const std::vector<int>& list, double scale = 1) const {
+    const std::size_t B = count();
+    unsigned __int128 exact = 0;
+    for (std::size_t r = 0; r < B; ++r)
+      for (const int i : list) exact += rows[r * slots + static_cast<std::size_t>(i)];
+    const double mean = static_cast<double>(exact) * transport::kTallyUnit / static_cast<double>(total);
+    double ss = 0;
+    for (std::size_t r = 0; r < B; ++r) {
+      const double n = static_cast<double>(size(r, ctx));
+      const double d = row_sum(r, list) / n - mean;
+      ss += n * d * d;
+    }
+    const double se = B > 1 ? std::sqrt(ss / (static_cast<double>(total) * static_cast<double>(B - 1))) : NAN;
+    return reduce::normal_estimate(name, mean * scale, se * scale, total);
+  }
+};
+
+// The tallies a job asked for, and the flux mesh as a table.
+void tally_estimates(const transport::TransportSpec& spec, const transport::TransportView<double>& v, const Batches& b,
+                     io::ScenarioResult* out) {
+  namespace slot = transport::slot;
+  const transport::Tallies& t = spec.tallies;
+  const std::pair<bool, std::pair<const char*, int>> scalars[] = {
+      {t.transmission, {"transmission", slot::Transmission}}, {t.reflection, {"reflection", slot::Reflection}},
+      {t.absorption, {"absorption", slot::Absorption}},       {t.leakage, {"leakage", slot::Leakage}},
+      {t.collisions, {"collisions", slot::Collisions}}};
+  for (const auto& [wanted, named] : scalars)
+    if (wanted) out->estimates.push_back(b.of(named.first, {named.second}));
+  if (!t.flux_bins) return;
+  const int G = spec.groups, bins = t.flux_bins;
+  std::vector<int> track, collision;
+  for (int i = 0; i < G * bins; ++i) track.push_back(slot::Scalars + i), collision.push_back(slot::Scalars + G * bins + i);
+  out->estimates.push_back(b.of("flux", track));
+  out->estimates.push_back(b.of("flux_collision", collision));
+  // Per bin: the flux is its track length (or collision score) over its volume.
+  std::vector<double> rows;
+  for (int g = 0; g < G; ++g)
+    for (int i = 0; i < bins; ++i) {
+      double lo = 0, hi = 0, volume = 1;
+      if (spec.geometry.shape != transport::Shape::Infinite) {
+        lo = v.mesh_low + v.mesh_width * i, hi = v.mesh_low + v.mesh_width * (i + 1);
+        volume = v.sphere ? 4.0 / 3.0 * M_PI * (hi * hi * hi - lo * lo * lo) : hi - lo;
+      }
+      const auto tr = b.of("", {slot::Scalars + g * bins + i}, 1 / volume);
+      const auto co = b.of("", {slot::Scalars + G * bins + g * bins + i}, 1 / volume);
+      rows.insert(rows.end(), {lo, hi, static_cast<double>(g), tr.value, tr.std_error, co.value, co.std_error});
+    }
+  out->tables.push_back({"flux", {"low", "high", "group", "track", "track_std_error", "collision", "collision_std_error"}, rows});
+}
+
+// The minimum-variance combination of k's estimators (weights C^-1 1 / 1' C^-1 1,
+// C their covariance over the generations), on the largest subset whose covariance
+// is positive definite; implicit capture makes the absorption and collision
+// estimators one.
+reduce::Estimate combined_k(const std::vector<std::array<double, 3>>& k, std::vector<double>* weights) {
+  const std::size_t n = k.size();
+  double mean[3] = {0, 0, 0}, c[3][3] = {};
+  for (const auto& g : k)
+    for (int i = 0; i < 3; ++i) mean[i] += g[static_cast<std::size_t>(i)] / static_cast<double>(n);
+  // Deviations from the first generation's values, so an estimator with no spread
+  // has a covariance of exactly 0.
+  double shift[3];
+  for (int i = 0; i < 3; ++i) shift[i] = mean[i] - k.front()[static_cast<std::size_t>(i)];
+  for (const auto& g : k)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        const double di = g[static_cast<std::size_t>(i)] - k.front()[static_cast<std::size_t>(i)] - shift[i];
+        const double dj = g[static_cast<std::size_t>(j)] - k.front()[static_cast<std::size_t>(j)] - shift[j];
+        c[i][j] += di * dj / static_cast<double>(n - 1);
+      }
+  // An estimator with no spread is exact (an infinite medium's absorption estimator).
+  for (int i = 0; i < 3; ++i) {
+    bool flat = true;
+    for (const auto& g : k) flat = flat && g[static_cast<std::size_t>(i)] == k.front()[static_cast<std::size_t>(i)];
+    if (flat) {
+      weights->assign(3, 0.0);
+      (*weights)[static_cast<std::size_t>(i)] = 1;
+      return reduce::normal_estimate("k_eff", k.front()[static_cast<std::size_t>(i)], 0, n);
+    }
+  }
+  for (const std::vector<int>& subset : {std::vector<int>{0, 1, 2}, {0, 2}, {1, 2}, {0, 1}, {0}}) {
+    const std::size_t m = subset.size();
+    // Solve C_s x = 1 by Gaussian elimination; give up on a pivot that vanishes.
+    std::vector<double> a(m * (m + 1));
+    for (std::size_t i = 0; i < m; ++i) {
+      for (std::size_t j = 0; j < m; ++j) a[i * (m + 1) + j] = c[subset[i]][subset[j]];
+      a[i * (m + 1) + m] = 1;
+    }
+    bool ok = true;
+    for (std::size_t p = 0; p < m && ok; ++p) {
+      const double pivot = a[p * (m + 1) + p];
+      if (!(pivot > 1e-9 * c[subset[p]][subset[p]]) || !(c[subset[p]][subset[p]] > 0)) { ok = m == 1 && pivot >= 0; break; }
+      for (std::size_t r = p + 1; r < m; ++r) {
+        const double f = a[r * (m + 1) + p] / pivot;
+        for (std::size_t j = p; j <= m; ++j) a[r * (m + 1) + j] -= f * a[p * (m + 1) + j];
+      }
+    }
+    if (!ok) continue;
+    std::vector<double> x(m);
+    for (std::size_t r = m; r-- > 0;) {
+      double s = a[r * (m + 1) + m];
+      for (std::size_t j = r + 1; j < m; ++j) s -= a[r * (m + 1) + j] * x[j];
+      x[r] = a[r * (m + 1) + r] > 0 ? s / a[r * (m + 1) + r] : 1;
+    }
+    double sum = 0;
+    for (double v : x) sum += v;
+    if (!(sum > 0)) continue;
+    weights->assign(3, 0.0);
+    double value = 0;
+    for (std::size_t i = 0; i < m; ++i) (*weights)[static_cast<std::size_t>(subset[i])] = x[i] / sum, value += x[i] / sum * mean[subset[i]];
+    const double var = m == 1 ? c[subset[0]][subset[0]] : 1 / sum;
+    return reduce::normal_estimate("k_eff", value, std::sqrt(var / static_cast<double>(n)), n);
+  }
+  return reduce::normal_estimate("k_eff", mean[0], NAN, n);
+}
+
+// Shannon entropy (bits) of the sites over `bins` equal bins of [low, high].
+double entropy(const std::vector<Site<double>>& bank, double low, double high, int bins) {
+  if (bank.empty() || bins < 2) return 0;
+  std::vector<std::uint64_t> count(static_cast<std::size_t>(bins), 0);
+  for (const auto& s : bank) {
+    const int b = static_cast<int>((s.pos - low) / (high - low) * bins);
+    ++count[static_cast<std::size_t>(std::clamp(b, 0, bins - 1))];
+  }
+  double h = 0;
+  for (const std::uint64_t c : count)
+    if (c) {
+      const double p = static_cast<double>(c) / static_cast<double>(bank.size());
+      h -= p * std::log2(p);
+    }
+  return h;
+}
+
+std::vector<std::string> slot_names() {
+  return {"transmission", "reflection", "absorption", "leakage", "collisions", "k_collision", "k_absorption", "k_track"};
+}
+
+std::uint64_t equal_rows(std::uint64_t, const void* ctx) { return *static_cast<const std::uint64_t*>(ctx); }
+std::uint64_t chunk_rows(std::uint64_t row, const void* ctx) {
+  const auto* nc = static_cast<const std::uint64_t*>(ctx);  // histories, chunk size
+  return std::min(nc[1], nc[0] - row * nc[1]);
+}
+
+}  // namespace
+
+io::Results run_transport_job(const io::Job& job, const transport::TransportModel& model, const RunOptions& options) {
+  const auto t_start = Clock::now();
+  const io::RunConfig& run = job.run;
+  const transport::TransportSpec& spec = model.spec();
+  auto backends = choose_backends(options.backend.value_or(run.backend));
+  std::vector<Backend*> devices;
+  for (auto& b : backends) devices.push_back(b.get());
+  const transport::TransportKernel kernel = model.transport_kernel(run.precision, run.seed);
+  const transport::TransportView<double> view = kernel.in_double.view();
+  const auto slots = static_cast<std::size_t>(kernel.slots());
+  const std::uint64_t n = run.paths;
+  const int rank = mpi::rank(), ranks = mpi::size();
+  const double setup_s = since(t_start);
+  const auto t_sim = Clock::now();
+
+  io::ScenarioResult scenario;
+  std::uint64_t histories = 0;
+  double collisions = 0;
+  std::vector<std::string> layout = slot_names();
+  if (!spec.eigenvalue) {
+    // This rank's chunks, a unit of them at a time.
+    const std::uint64_t C = run.chunk_paths, chunks = (n + C - 1) / C;
+    const std::uint64_t c0 = share(chunks, rank, ranks), c1 = share(chunks, rank + 1, ranks);
+    const TransportBatch whole{0, 0, n, C, nullptr, 1};
+    std::vector<std::uint64_t> mine;
+    Progress progress(n, options.progress && mpi::master());
+    for (std::uint64_t c = c0; c < c1;) {
+      const std::uint64_t end = std::min(c1, c + std::max<std::uint64_t>(1, kUnitHistories / C));
+      run_rows(devices, kernel, whole, c, end, &mine, nullptr);
+      progress.add(std::min(n, end * C) - c * C);
+      c = end;
+    }
+    progress.finish();
+    Bytes out;
+    out.put(mine);
+    const auto parts = mpi::gather(out.s);
+    if (mpi::master()) {
+      std::vector<std::uint64_t> rows;
+      for (const auto& p : parts) {
+        Bytes in{p};
+        std::vector<std::uint64_t> part;
+        in.get(part);
+        rows.insert(rows.end(), part.begin(), part.end());
+      }
+      const std::uint64_t ctx[2] = {n, C};
+      const Batches b{rows, slots, n, &chunk_rows, ctx};
+      tally_estimates(spec, view, b, &scenario);
+      collisions = b.of("", {transport::slot::Collisions}).value * static_cast<double>(n);
+      for (std::size_t r = 0; r < b.count(); ++r)
+        for (int s = 0; s < transport::slot::KCollision; ++s)
+          scenario.chunk_tallies.push_back(static_cast<double>(rows[r * slots + static_cast<std::size_t>(s)]) * transport::kTallyUnit);
+      layout.resize(transport::slot::KCollision);
+    }
+    histories = n;
+  } else {
+    // Generations: every rank runs its rows of the generation; rank 0 gathers the
+    // tallies and the bank, draws the next sites and sends them to all.
+    const std::uint64_t generations = spec.inactive + spec.active;
+    const std::uint64_t rows_per_gen = (n + kGenerationRow - 1) / kGenerationRow;
+    const std::uint64_t r0 = share(rows_per_gen, rank, ranks), r1 = share(rows_per_gen, rank + 1, ranks);
+    std::vector<Site<double>> sites;  // this generation's, all N (empty: the source)
+    double k = 1;
+    std::vector<std::uint64_t> active_rows;  // per active generation: the slots summed over its rows
+    std::vector<std::array<double, 3>> k_active;
+    std::vector<double> generation_rows;
+    const double low = spec.geometry.shape == transport::Shape::Slab ? spec.geometry.surfaces.front() : 0.0;
+    const double high = spec.geometry.shape == transport::Shape::Infinite ? 1.0 : spec.geometry.surfaces.back();
+    const int entropy_bins = spec.geometry.shape == transport::Shape::Infinite ? 1 : spec.tallies.flux_bins > 1 ? spec.tallies.flux_bins : 32;
+    Progress progress(n * generations, options.progress && mpi::master());
+    for (std::uint64_t g = 0; g < generations; ++g) {
+      const TransportBatch whole{transport::generation_stream(g, 0), 0, n, kGenerationRow, sites.empty() ? nullptr : sites.data(), k};
+      std::vector<std::uint64_t> mine;
+      std::vector<Site<double>> bank;
+      run_rows(devices, kernel, whole, r0, r1, &mine, &bank);
+      progress.add(n);
+      Bytes out;
+      out.put(mine);
+      out.put(bank);
+      const auto parts = mpi::gather(out.s);
+      Bytes next;
+      if (mpi::master()) {
+        std::vector<std::uint64_t> sums(slots, 0);
+        bank.clear();
+        for (const auto& p : parts) {
+          Bytes in{p};
+          std::vector<std::uint64_t> rows;
+          std::vector<Site<double>> part;
+          in.get(rows), in.get(part);
+          for (std::size_t i = 0; i < rows.size(); ++i) sums[i % slots] += rows[i];
+          bank.insert(bank.end(), part.begin(), part.end());
+        }
+        if (bank.empty()) throw std::runtime_error(fmt::format("generation {}: no fission sites; the chain died out", g));
+        const auto per = [&](int s) { return static_cast<double>(sums[static_cast<std::size_t>(s)]) * transport::kTallyUnit / static_cast<double>(n); };
+        const std::array<double, 3> kg{per(transport::slot::KCollision), per(transport::slot::KAbsorption), per(transport::slot::KTrack)};
+        const double h = entropy(bank, low, high, entropy_bins);
+        generation_rows.insert(generation_rows.end(), {static_cast<double>(g), kg[0], kg[1], kg[2], h, static_cast<double>(bank.size()),
+                                                       g >= spec.inactive ? 1.0 : 0.0});
+        collisions += per(transport::slot::Collisions) * static_cast<double>(n);
+        if (g >= spec.inactive) {
+          active_rows.insert(active_rows.end(), sums.begin(), sums.end());
+          k_active.push_back(kg);
+        }
+        // The next generation's N sites, by systematic sampling from the bank.
+        rng::Stream stream(run.seed, transport::generation_stream(g, std::uint64_t{1} << 39));
+        const double u = rng::uniforms<double>(stream).z[0];
+        const double M = static_cast<double>(bank.size());
+        std::vector<Site<double>> drawn(n);
+        for (std::uint64_t j = 0; j < n; ++j) {
+          const auto i = static_cast<std::size_t>((static_cast<double>(j) + u) * M / static_cast<double>(n));
+          drawn[j] = bank[std::min(i, bank.size() - 1)];
+        }
+        next.put(kg[0]);
+        next.put(drawn);
+      }
+      Bytes in{mpi::broadcast(next.s)};
+      in.get(k), in.get(sites);
+    }
+    progress.finish();
+    if (mpi::master()) {
+      const std::uint64_t active = spec.active;
+      const Batches b{active_rows, slots, n * active, &equal_rows, &n};
+      std::vector<double> weights;
+      scenario.estimates.push_back(combined_k(k_active, &weights));
+      scenario.estimates.push_back(b.of("k_collision", {transport::slot::KCollision}));
+      scenario.estimates.push_back(b.of("k_absorption", {transport::slot::KAbsorption}));
+      scenario.estimates.push_back(b.of("k_track", {transport::slot::KTrack}));
+      tally_estimates(spec, view, b, &scenario);
+      scenario.diagnostics.emplace_back("k_weight_collision", weights[0]);
+      scenario.diagnostics.emplace_back("k_weight_absorption", weights[1]);
+      scenario.diagnostics.emplace_back("k_weight_track", weights[2]);
+      double h_mean = 0;
+      for (std::size_t g = spec.inactive; g < generations; ++g) h_mean += generation_rows[g * 7 + 4] / static_cast<double>(active);
+      scenario.diagnostics.emplace_back("entropy_active_mean", h_mean);
+      scenario.tables.push_back({"k_generation", {"generation", "k_collision", "k_absorption", "k_track", "entropy", "bank_sites", "active"},
+                                 generation_rows});
+      for (std::size_t r = 0; r < active; ++r)
+        for (int s = 0; s < transport::slot::Scalars; ++s)
+          scenario.chunk_tallies.push_back(static_cast<double>(active_rows[r * slots + static_cast<std::size_t>(s)]) * transport::kTallyUnit);
+    }
+    histories = n * generations;
+  }
+  double simulate_s = since(t_sim);
+  const auto t_red = Clock::now();
+  const auto timing_text = mpi::gather(encode_timings(backends));
+  io::Results r;
+  if (!mpi::master()) return r;
+
+  scenario.references = model.references();
+  scenario.tally_layout = layout;
+  scenario.diagnostics.emplace_back("collisions_per_history", collisions / static_cast<double>(histories));
+  scenario.diagnostics.emplace_back("collisions_per_s", simulate_s > 0 ? collisions / simulate_s : 0.0);
+  results_header(job, options, backends.front()->name(), &r);
+  r.paths = r.paths_cap = histories;
+  for (const auto& text : timing_text) decode_timings(text, &r.device_times);
+  for (const auto& d : r.device_times) r.devices.push_back(d.device);
+  r.scenarios.push_back(std::move(scenario));
+  r.stage_seconds = {{"setup", setup_s}, {"simulate", simulate_s}, {"reduce", since(t_red)}};
+  r.wall_s = since(t_start);
+  r.paths_per_s = simulate_s > 0 ? static_cast<double>(histories) / simulate_s : 0.0;
+  return r;
+}
+
+}  // namespace mcsim

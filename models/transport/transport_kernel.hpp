@@ -1,0 +1,219 @@
+// One history of a transport job and what it scores, written once for host and
+// device: where the source puts the particle, the history through the layers, and
+// its scores into the tally slots (a sink adds them up; the CPU's and the GPU's
+// sinks differ only in how). Slots hold sums over histories in fixed point, so
+// they add up to the same bits in any order.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "models/model.hpp"
+#include "models/transport/history.hpp"
+
+namespace mcsim::transport {
+
+// The tally slots: the scalars, then the flux mesh by the track-length estimator
+// (G groups x bins), then by the collision estimator. Each slot is a sum over a
+// batch's histories of weight x score (a count, a path length, k's scores).
+namespace slot {
+enum : int { Transmission, Reflection, Absorption, Leakage, Collisions, KCollision, KAbsorption, KTrack, Scalars };
+}
+
+// The fixed-point unit of a slot: 2^-32, so a chunk's slot holds up to 2^32 (a
+// thousand histories of four million cm of track each, say) and each term keeps
+// nine digits.
+constexpr double kTallyUnit = 0x1p-32;
+template <class Real>
+MCSIM_HD std::uint64_t to_units(Real v) {
+  return static_cast<std::uint64_t>(v * Real(4294967296.0) + Real(0.5));
+}
+
+// A fission site of the bank: where, and in which group the neutron is born.
+template <class Real>
+struct Site {
+  Real pos;
+  int g;
+};
+
+template <class Real>
+struct TransportView {
+  LayerView<Real> layers;
+  bool sphere;  // else slab (an infinite medium is a slab with planes at -+infinity)
+  // Source: a beam (pos, mu), an isotropic point (pos), or isotropic over [low, high].
+  enum SourceKind : int { Beam, Point, Volume };
+  int source_kind, source_group;
+  Real source_pos, source_mu, source_low, source_high;
+  // The flux mesh: bins of `width` from `low` (a slab's x, a sphere's radius).
+  int bins;
+  Real mesh_low, mesh_width;
+  // Eigenvalue mode: per region and group, nu x fission and absorption; per region
+  // the fission spectrum's cumulative sums (chi_cumulative[r G + h]).
+  bool eigenvalue;
+  const Real* nu_fission;
+  const Real* absorption;
+  const Real* chi_cumulative;
+  int slots() const { return slot::Scalars + 2 * layers.groups * bins; }
+};
+
+// A history's scores. Scalars gather in registers and go to the sink once, at the
+// end of the history; mesh scores go as they come. The sink has
+// add(slot, value) and bank_site(position, group).
+template <class Real, class Sink>
+struct Scorer {
+  const TransportView<Real>& v;
+  Uniforms<Real>& u;
+  Sink& sink;
+  Real inv_k;  // fission sites per unit of k's collision score: 1 / the last generation's k
+  Real collisions = 0, absorbed_weight = 0, k_collision = 0, k_absorption = 0, k_track = 0;
+
+  MCSIM_HD int bin_of(Real pos) const {
+    if (v.bins == 1) return 0;
+    const int b = static_cast<int>((pos - v.mesh_low) / v.mesh_width);
+    return b < 0 ? 0 : b >= v.bins ? v.bins - 1 : b;
+  }
+  MCSIM_HD void score_track(int g, int b, Real value) { sink.add(slot::Scalars + g * v.bins + b, value); }
+
+  // Track length w d from (pos, mu), bin by bin.
+  MCSIM_HD void track(int r, int g, Real w, Real pos, Real mu, Real d) {
+    if (v.eigenvalue) k_track += w * v.nu_fission[r * v.layers.groups + g] * d;
+    if (v.bins == 0) return;
+    if (v.bins == 1) return score_track(g, 0, w * d);
+    if (v.sphere) return sphere_segment(g, w, pos, mu, d);
+    int b = bin_of(pos);
+    for (;;) {
+      const Real edge = v.mesh_low + v.mesh_width * static_cast<Real>(mu > Real(0) ? b + 1 : b);
+      const Real to_edge = (edge - pos) / mu;
+      const int next = mu > Real(0) ? b + 1 : b - 1;
+      if (!(to_edge < d) || next < 0 || next >= v.bins) return score_track(g, b, w * d);
+      if (to_edge > Real(0)) score_track(g, b, w * to_edge);
+      d -= to_edge > Real(0) ? to_edge : Real(0);
+      pos = edge, b = next;
+    }
+  }
+
+  // A sphere's segment: the radius falls until the closest approach to the centre
+  // (at t0 = -pos mu), then rises; shell edges R are crossed at t0 -+ sqrt(R^2 - b^2),
+  // b the line's distance from the centre.
+  MCSIM_HD void sphere_segment(int g, Real w, Real pos, Real mu, Real d) {
+    const Real t0 = -pos * mu, b2 = pos * pos * (Real(1) - mu * mu);
+    Real t = 0;
+    int b = bin_of(pos);
+    if (t0 > Real(0)) {  // inwards first
+      for (;;) {
+        const Real edge = v.mesh_width * static_cast<Real>(b);
+        const Real e2 = edge * edge - b2;
+        const Real at = e2 > Real(0) && b > 0 ? t0 - sqrt(e2) : t0;  // leaves the bin inwards, or turns in it
+        const Real end = at < d ? at : d;
+        if (end > t) score_track(g, b, w * (end - t));
+        if (end > t) t = end;
+        if (!(at < d) || !(e2 > Real(0)) || b == 0) break;
+        --b;
+      }
+      if (!(t0 < d)) return;
+    }
+    for (;;) {  // outwards
+      const Real edge = v.mesh_width * static_cast<Real>(b + 1);
+      const Real e2 = edge * edge - b2;
+      const Real at = t0 + sqrt(e2 > Real(0) ? e2 : Real(0));
+      if (!(at < d) || b + 1 >= v.bins) return score_track(g, b, w * (d - t));
+      if (at > t) score_track(g, b, w * (at - t)), t = at;
+      ++b;
+    }
+  }
+
+  MCSIM_HD void collision(int r, int g, Real w, Real pos) {
+    const int G = v.layers.groups, rg = r * G + g;
+    collisions += w;
+    if (v.bins) sink.add(slot::Scalars + G * v.bins + g * v.bins + bin_of(pos), w / v.layers.total[rg]);
+    if (!v.eigenvalue) return;
+    const Real score = w * v.nu_fission[rg] / v.layers.total[rg];
+    k_collision += score;
+    if (score == Real(0)) return;
+    // Sites: score / k on average, as floor(score / k + uniform).
+    const int n = static_cast<int>(score * inv_k + u.next());
+    for (int i = 0; i < n; ++i) {
+      int h = 0;
+      if (G > 1) {
+        const Real pick = u.next();
+        while (h + 1 < G && pick >= v.chi_cumulative[r * G + h]) ++h;
+      }
+      sink.bank_site(pos, h);
+    }
+  }
+
+  MCSIM_HD void absorbed(int r, int g, Real w) {
+    const int rg = r * v.layers.groups + g;
+    absorbed_weight += w;
+    if (v.eigenvalue && v.absorption[rg] > Real(0)) k_absorption += w * v.nu_fission[rg] / v.absorption[rg];
+  }
+
+  MCSIM_HD void finish(Fate f, Real w) {
+    if (f == Fate::LeakedHigh) sink.add(slot::Transmission, w);
+    if (f == Fate::LeakedLow) sink.add(slot::Reflection, w);
+    if (f != Fate::Absorbed) sink.add(slot::Leakage, w);
+    sink.add(slot::Absorption, absorbed_weight);
+    sink.add(slot::Collisions, collisions);
+    if (!v.eigenvalue) return;
+    sink.add(slot::KCollision, k_collision);
+    sink.add(slot::KAbsorption, k_absorption);
+    sink.add(slot::KTrack, k_track);
+  }
+};
+
+// Where the source puts a history's particle, with weight 1.
+template <class Real>
+MCSIM_HD Particle<Real> source_particle(const TransportView<Real>& v, Uniforms<Real>& u) {
+  Particle<Real> p{v.source_pos, v.source_mu, Real(1), v.source_group};
+  if (v.source_kind == TransportView<Real>::Beam) return p;
+  if (v.source_kind == TransportView<Real>::Volume) {
+    const Real a = u.next(), lo = v.source_low, hi = v.source_high;
+    p.pos = v.sphere ? cbrt(lo * lo * lo + a * (hi * hi * hi - lo * lo * lo)) : lo + a * (hi - lo);
+  }
+  p.mu = Real(2) * u.next() - Real(1);
+  return p;
+}
+
+// History `subsequence` of the job (a fixed-source history's index, or generation
+// g's history i as g 2^40 + i): from the source, or isotropically from `site`.
+template <class Real, class Sink>
+MCSIM_HD void run_history(const TransportView<Real>& v, std::uint64_t seed, std::uint64_t subsequence,
+                          const Site<Real>* site, Real inv_k, Sink& sink) {
+  rng::Stream stream(seed, subsequence);
+  Uniforms<Real> u{stream};
+  Particle<Real> p = site ? Particle<Real>{site->pos, Real(2) * u.next() - Real(1), Real(1), site->g}
+                          : source_particle(v, u);
+  Scorer<Real, Sink> t{v, u, sink, inv_k};
+  const Fate f = v.sphere ? sphere_history(v.layers, u, p, t) : slab_history(v.layers, u, p, t);
+  t.finish(f, p.w);
+}
+
+// The flat arrays behind a view.
+template <class Real>
+struct TransportArrays {
+  LayerArrays<Real> layers;
+  TransportView<Real> base{};  // every field but the pointers
+  std::vector<Real> nu_fission, absorption, chi_cumulative;
+  TransportView<Real> view() const {
+    TransportView<Real> v = base;
+    v.layers = layers.view();
+    v.nu_fission = nu_fission.data(), v.absorption = absorption.data(), v.chi_cumulative = chi_cumulative.data();
+    return v;
+  }
+};
+template <class Real>
+TransportArrays<Real> transport_arrays(const TransportSpec& s);
+
+// What a backend needs to run a transport job's histories.
+struct TransportKernel {
+  Precision precision = Precision::Double;
+  std::uint64_t seed = 0;
+  std::uint64_t id = 0;  // tells device copies of different jobs apart
+  TransportArrays<float> in_float;
+  TransportArrays<double> in_double;
+  int slots() const { return in_double.view().slots(); }
+};
+
+// Generation g's history i draws from stream (seed, g 2^40 + i).
+constexpr std::uint64_t generation_stream(std::uint64_t g, std::uint64_t i) { return (g << 40) + i; }
+
+}  // namespace mcsim::transport
