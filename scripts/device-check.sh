@@ -17,6 +17,16 @@ build/device/mcsim devices | tee "$out/devices.txt"
 build/device/mcsim validate --backend cuda > "$out/validate-cuda.txt" 2>&1; echo "validate cuda double exit $?"; tail -3 "$out/validate-cuda.txt"
 build/device/mcsim validate --backend cuda --set run.precision=float > "$out/validate-cuda-float.txt" 2>&1; echo "validate cuda float exit $?"; tail -3 "$out/validate-cuda-float.txt"
 build/device/mcsim run configs/quickstart.yaml --force -q | tee "$out/quickstart.txt"
+# Particle transport: the fixed-source slab (10 mean free paths, c = 0.9, a
+# 100-bin flux mesh) and the PUa critical slab, on the GPU and on one CPU thread.
+{
+  build/device/bench/bench_transport configs/transport-fixed-slab.yaml cuda 200000000 5 float
+  build/device/bench/bench_transport configs/transport-fixed-slab.yaml cuda 100000000 3 double
+  build/device/bench/bench_transport configs/transport-eigen-slab.yaml cuda 1000000 3 float
+  OMP_NUM_THREADS=1 build/device/bench/bench_transport configs/transport-fixed-slab.yaml cpu 1000000 3 float
+  OMP_NUM_THREADS=1 build/device/bench/bench_transport configs/transport-fixed-slab.yaml cpu 1000000 3 double
+} 2>&1 | tee "$out/bench-transport.txt"
+[ "${SKIP_VAR:-0}" = 1 ] && exit 0
 # Portfolio risk: the 100-asset, 1,000-option book at 10^8 scenarios (float
 # and double), the 200-asset, 5,000-option example, and the CPU on one thread.
 python3 scripts/var_portfolio.py 100 1000 100000000 /tmp/var-bench.yaml

@@ -80,12 +80,14 @@ MCSIM_HD bool collide(const LayerView<Real>& s, Uniforms<Real>& u, int r, Partic
       p.w = s.survival;
     }
   }
-  const Real pick = u.next();
-  int h = 0;
-  while (h + 1 < s.groups && pick >= s.cumulative[rg * s.groups + h]) ++h;
-  p.g = h;
+  if (s.groups > 1) {
+    const Real pick = u.next();
+    int h = 0;
+    while (h + 1 < s.groups && pick >= s.cumulative[rg * s.groups + h]) ++h;
+    p.g = h;
+  }
   const Real turn = scattering_cosine(u.next(), s.mean_cosine[r]);
-  p.mu = turned_cosine(p.mu, turn, static_cast<Real>(cos(Real(6.283185307179586) * u.next())));
+  p.mu = turned_cosine(p.mu, turn, azimuth_cosine(u.next()));
   return true;
 }
 

@@ -11,10 +11,18 @@
 namespace mcsim::transport {
 
 // The distance to the next collision in a medium of total cross section `total`,
-// from a uniform u in (0, 1].
+// from a uniform u in (0, 1]. (In float, the fast logarithm of rng/hd.hpp.)
 template <class Real>
 MCSIM_HD Real flight_distance(Real u, Real total) {
-  return -log(u) / total;
+  return -fast_log(u) / total;
+}
+
+// The cosine of a uniform azimuth, from a uniform u.
+template <class Real>
+MCSIM_HD Real azimuth_cosine(Real u) {
+  Real s, c;
+  fast_sincos(Real(6.283185307179586) * u, &s, &c);
+  return c;
 }
 
 // A scattering cosine from a uniform u in (0, 1) under the linearly anisotropic law

@@ -25,7 +25,8 @@ enum : int { Transmission, Reflection, Absorption, Leakage, Collisions, KCollisi
 constexpr double kTallyUnit = 0x1p-32;
 template <class Real>
 MCSIM_HD std::uint64_t to_units(Real v) {
-  return static_cast<std::uint64_t>(v * Real(4294967296.0) + Real(0.5));
+  // Through a signed integer: the hardware's conversion (scores are far below 2^63).
+  return static_cast<std::uint64_t>(static_cast<std::int64_t>(v * Real(4294967296.0) + Real(0.5)));
 }
 
 // A fission site of the bank: where, and in which group the neutron is born.
@@ -79,15 +80,19 @@ struct Scorer {
     if (v.bins == 0) return;
     if (v.bins == 1) return score_track(g, 0, w * d);
     if (v.sphere) return sphere_segment(g, w, pos, mu, d);
+    // To the first bin edge ahead, then whole bins of width / |mu| each.
     int b = bin_of(pos);
+    const int step = mu > Real(0) ? 1 : -1;
+    const Real per_bin = v.mesh_width / fabs(mu);
+    const Real edge = v.mesh_low + v.mesh_width * static_cast<Real>(mu > Real(0) ? b + 1 : b);
+    Real to_edge = (edge - pos) / mu;
+    to_edge = to_edge > Real(0) ? to_edge : Real(0);
     for (;;) {
-      const Real edge = v.mesh_low + v.mesh_width * static_cast<Real>(mu > Real(0) ? b + 1 : b);
-      const Real to_edge = (edge - pos) / mu;
-      const int next = mu > Real(0) ? b + 1 : b - 1;
+      const int next = b + step;
       if (!(to_edge < d) || next < 0 || next >= v.bins) return score_track(g, b, w * d);
       if (to_edge > Real(0)) score_track(g, b, w * to_edge);
-      d -= to_edge > Real(0) ? to_edge : Real(0);
-      pos = edge, b = next;
+      d -= to_edge;
+      b = next, to_edge = per_bin;
     }
   }
 
