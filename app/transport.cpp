@@ -34,7 +34,7 @@ using Clock = std::chrono::steady_clock;
 using transport::Site;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-constexpr std::uint64_t kUnitHistories = std::uint64_t{1} << 24;  // fixed source: histories per call
+constexpr std::uint64_t kUnitHistories = std::uint64_t{1} << 26;  // fixed source: histories per call
 constexpr std::uint64_t kGenerationRow = 4096;                    // eigenvalue: histories per row
 
 // Rows [row0, row1) of `whole` on this rank's devices, each a contiguous share, at

@@ -139,3 +139,24 @@ TEST_CASE("a mirrored sphere is an infinite medium", "[transport]") {
       "regions: [m, m]\n");
   check_infinite_medium(run<double>(s, 100000, 0.4, 1.0));
 }
+
+TEST_CASE("a particle on a slab's outer plane moving out leaks at once", "[transport]") {
+  const auto s = spec_of(
+      "materials: [{ name: a, total: 1.0, scatter: 0.5 }]\n"
+      "geometry: { type: slab, boundaries: [0, 2] }\n"
+      "regions: [a]\n");
+  const LayerArrays<double> a = layer_arrays<double>(s);
+  for (const double x : {0.0, 2.0}) {
+    rng::Stream stream(3, 0);
+    Uniforms<double> u{stream};
+    struct Tally {
+      int events = 0;
+      void track(int, int, double, double, double, double d) { events += d > 0; }
+      void collision(int, int, double, double) { ++events; }
+      void absorbed(int, int, double) { ++events; }
+    } t;
+    Particle<double> p{x, x > 0 ? 1.0 : -1.0, 1.0, 0};
+    CHECK(slab_history(a.view(), u, p, t) == (x > 0 ? Fate::LeakedHigh : Fate::LeakedLow));
+    CHECK(t.events == 0);
+  }
+}

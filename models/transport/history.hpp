@@ -50,14 +50,25 @@ struct Uniforms {
   rng::NormalBlock<Real> block{};
   int left = 0;
   MCSIM_HD Real next() {
-    if (left == 0) block = rng::uniforms<Real>(stream), left = rng::NormalBlock<Real>::size;
-    return block.z[--left];
+    constexpr int size = rng::NormalBlock<Real>::size;
+    if (left == 0) block = rng::uniforms<Real>(stream), left = size;
+    --left;
+    // block.z[left], by constant indices: the block stays in registers on a GPU.
+    Real out = block.z[0];
+    MCSIM_UNROLL
+    for (int i = 1; i < size; ++i) out = left == i ? block.z[i] : out;
+    return out;
   }
 };
 
 // Absorbed, or leaked through the lowest surface (a slab's left plane) or the
 // highest (a slab's right plane, a sphere's outer surface).
 enum class Fate : int { Absorbed, LeakedLow, LeakedHigh };
+
+template <class Real>
+MCSIM_HD Real clamp_to(Real x, Real lo, Real hi) {
+  return x < lo ? lo : x > hi ? hi : x;
+}
 
 // A collision of p in region r: absorption (all of the weight, or under implicit
 // capture its absorbed part, then roulette), else a scatter into a new group and
@@ -104,7 +115,9 @@ MCSIM_HD Fate slab_history(const LayerView<Real>& s, Uniforms<Real>& u, Particle
     const Real to_plane = distance_to_plane(p.pos, p.mu, s.surfaces[plane]);
     if (to_collision < to_plane) {
       t.track(r, p.g, p.w, p.pos, p.mu, to_collision);
-      p.pos += p.mu * to_collision;
+      // Inside the region however the sum rounds: a site banked a hair past the
+      // slab's edge would start its own infinite medium next generation.
+      p.pos = clamp_to(p.pos + p.mu * to_collision, s.surfaces[r], s.surfaces[r + 1]);
       if (!collide(s, u, r, p, t)) return Fate::Absorbed;
       continue;
     }
@@ -133,6 +146,7 @@ MCSIM_HD Fate sphere_history(const LayerView<Real>& s, Uniforms<Real>& u, Partic
     if (to_collision < to_surface) {
       t.track(r, p.g, p.w, p.pos, p.mu, to_collision);
       sphere_move(&p.pos, &p.mu, to_collision);
+      p.pos = clamp_to(p.pos, r > 0 ? s.surfaces[r - 1] : Real(0), s.surfaces[r]);
       if (!collide(s, u, r, p, t)) return Fate::Absorbed;
       continue;
     }

@@ -46,12 +46,12 @@ MCSIM_HD Real turned_cosine(Real mu, Real mu0, Real cos_phi) {
   return out < Real(-1) ? Real(-1) : out > Real(1) ? Real(1) : out;
 }
 
-// Slab: the distance along cosine mu from x to the plane at `plane`; infinite when
-// the particle moves away from it or parallel to it.
+// Slab: the distance along cosine mu from x to the plane at `plane`; 0 on it and
+// moving on, infinite when the particle moves away from it or parallel to it.
 template <class Real>
 MCSIM_HD Real distance_to_plane(Real x, Real mu, Real plane) {
   const Real d = (plane - x) / mu;
-  return d > Real(0) ? d : Real(INFINITY);
+  return d >= Real(0) ? d : Real(INFINITY);
 }
 
 // Sphere, from inside the sphere of radius R (r <= R): the distance along cosine mu
