@@ -85,32 +85,11 @@ class CheckpointFiles {
       : for_(opt.checkpoint_for), fp_(std::move(fp)), chunks_(chunks), width_(width) {}
   bool enabled() const { return !for_.empty(); }
 
-  // Loads every checkpoint of this results path into the store (--resume), or
-  // refuses to start over one unless told to discard it.
+  // Loads every checkpoint of this results path into the store (--resume).
   void load(const RunOptions& opt, ChunkStore& store) const {
     if (!enabled()) return;
-    const auto files = io::find_checkpoints(for_);
-    if (files.empty()) {
-      if (opt.resume) throw std::runtime_error("--resume: no checkpoint of '" + for_ + "' found");
-      return;
-    }
-    if (!opt.resume) {
-      if (!opt.discard_old)
-        throw std::runtime_error("a checkpoint of an unfinished run exists (" + files.front() +
-                                 "): pass --resume to continue it, or --force to start over");
-      if (mpi::master()) io::remove_checkpoints(for_);
-      return;
-    }
-    for (const auto& f : files) {
-      const io::Checkpoint c = io::read_checkpoint(f);
-      if (c.mcsim_version != kVersion)
-        throw std::runtime_error("checkpoint '" + f + "' was written by mcsim " + c.mcsim_version +
-                                 ", this is " + kVersion + "; it cannot be resumed");
-      if (c.fingerprint != fp_ || c.chunks != chunks_ || c.width != width_)
-        throw std::runtime_error("checkpoint '" + f + "' belongs to a different job (config, backend or "
-                                 "precision changed); resume with the job as it was, or --force to start over");
+    for (const io::Checkpoint& c : resume_checkpoints(opt, fp_, chunks_, width_))
       for (std::size_t i = 0; i < c.done.size(); ++i) store.put(c.done[i], &c.partials[i * width_]);
-    }
   }
   // Writes this rank's finished chunks.
   void save(const ChunkStore& store, const std::vector<ChunkSpan>& mine) const {
@@ -133,6 +112,39 @@ class CheckpointFiles {
 io::Results simulate_job(const io::Job& job, const RunOptions& options);
 
 }  // namespace
+
+std::vector<io::Checkpoint> resume_checkpoints(const RunOptions& opt, const std::string& fingerprint,
+                                               std::uint64_t chunks, std::size_t width) {
+  if (opt.checkpoint_for.empty()) return {};
+  const auto files = io::find_checkpoints(opt.checkpoint_for);
+  if (files.empty()) {
+    if (opt.resume) throw std::runtime_error("--resume: no checkpoint of '" + opt.checkpoint_for + "' found");
+    return {};
+  }
+  if (!opt.resume) {
+    if (!opt.discard_old)
+      throw std::runtime_error("a checkpoint of an unfinished run exists (" + files.front() +
+                               "): pass --resume to continue it, or --force to start over");
+    if (mpi::master()) io::remove_checkpoints(opt.checkpoint_for);
+    return {};
+  }
+  std::vector<io::Checkpoint> out;
+  for (const auto& f : files) {
+    io::Checkpoint c = io::read_checkpoint(f);
+    if (c.mcsim_version != kVersion)
+      throw std::runtime_error("checkpoint '" + f + "' was written by mcsim " + c.mcsim_version + ", this is " +
+                               kVersion + "; it cannot be resumed");
+    if (c.fingerprint != fingerprint || c.chunks != chunks || c.width != width)
+      throw std::runtime_error("checkpoint '" + f + "' belongs to a different job (config, backend or "
+                               "precision changed); resume with the job as it was, or --force to start over");
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::string job_fingerprint(const io::Job& job, const std::string& backend) {
+  return io::fingerprint(job.yaml + "\nbackend " + backend);
+}
 
 void results_header(const io::Job& job, const RunOptions& options, const std::string& backend, io::Results* r) {
   r->mcsim_version = kVersion;
@@ -214,8 +226,7 @@ io::Results simulate_job(const io::Job& job, const RunOptions& options) {
   const bool has_target = run.target_rel_error > 0 || run.target_abs_error > 0;
 
   ChunkStore store(chunks, width);
-  const CheckpointFiles ckpt(options, io::fingerprint(job.yaml + "\nbackend " + backends.front()->name()),
-                             chunks, width);
+  const CheckpointFiles ckpt(options, job_fingerprint(job, backends.front()->name()), chunks, width);
   ckpt.load(options, store);
   const double setup_s = since(t_start);
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/backend.hpp"
+#include "io/checkpoint.hpp"
 #include "io/config.hpp"
 #include "io/results.hpp"
 
@@ -43,6 +44,14 @@ std::string now_iso8601();
 // Per-device timings travel to rank 0 as text lines: rank, seconds, kernel ms, paths, name.
 std::string encode_timings(const std::vector<std::unique_ptr<Backend>>& backends);
 void decode_timings(const std::string& text, std::vector<io::DeviceTime>* out);
+
+// The checkpoints a run starts from: with --resume every checkpoint file of its
+// results path, checked against the job (fingerprint, chunk count, width); without
+// it none, after refusing to start over an unfinished run unless told to discard it.
+std::vector<io::Checkpoint> resume_checkpoints(const RunOptions& opt, const std::string& fingerprint,
+                                               std::uint64_t chunks, std::size_t width);
+// What a checkpoint must match: the job as run and its backend.
+std::string job_fingerprint(const io::Job& job, const std::string& backend);
 
 // Estimates, references and z-scores as an aligned table.
 std::string format_estimates(const io::ScenarioResult& s);

@@ -22,6 +22,8 @@
 #include <stdexcept>
 
 #include "app/bytes.hpp"
+#include "app/version.hpp"
+#include "app/signals.hpp"
 #include "models/transport/transport_kernel.hpp"
 #include "reduce/mpi.hpp"
 #include "reduce/stats.hpp"
@@ -38,12 +40,11 @@ constexpr std::uint64_t kUnitHistories = std::uint64_t{1} << 26;  // fixed sourc
 constexpr std::uint64_t kGenerationRow = 4096;                    // eigenvalue: histories per row
 
 // Rows [row0, row1) of `whole` on this rank's devices, each a contiguous share, at
-// once. Appends rows x slots tallies and the bank, in history order.
+// once: their tallies to out[(row - row0) * slots, ...), and the bank, in history
+// order, appended to *bank.
 void run_rows(const std::vector<Backend*>& devices, const transport::TransportKernel& k, const TransportBatch& whole,
-              std::uint64_t row0, std::uint64_t row1, std::vector<std::uint64_t>* tallies, std::vector<Site<double>>* bank) {
+              std::uint64_t row0, std::uint64_t row1, std::uint64_t* tallies, std::vector<Site<double>>* bank) {
   const auto slots = static_cast<std::uint64_t>(k.slots());
-  const std::uint64_t at = tallies->size();
-  tallies->resize(at + (row1 - row0) * slots);
   const std::uint64_t D = devices.size();
   std::vector<std::vector<Site<double>>> banks(D);
   std::vector<std::future<void>> work;
@@ -54,7 +55,7 @@ void run_rows(const std::vector<Backend*>& devices, const transport::TransportKe
     part.first = whole.first + r0 * whole.chunk;
     part.count = std::min(whole.count, r1 * whole.chunk) - r0 * whole.chunk;
     if (whole.sites) part.sites = whole.sites + r0 * whole.chunk;
-    std::uint64_t* out = tallies->data() + at + (r0 - row0) * slots;
+    std::uint64_t* out = tallies + (r0 - row0) * slots;
     std::vector<Site<double>>* b = bank ? &banks[d] : nullptr;
     work.push_back(std::async(std::launch::async, [&, d, part, out, b] { devices[d]->transport(k, part, out, b); }));
   }
@@ -62,6 +63,33 @@ void run_rows(const std::vector<Backend*>& devices, const transport::TransportKe
   if (bank)
     for (const auto& b : banks) bank->insert(bank->end(), b.begin(), b.end());
 }
+
+// Checkpoints hold tallies as doubles: each 64-bit slot as its two exact 32-bit halves.
+void put_halves(const std::uint64_t* v, std::size_t n, std::vector<double>* out) {
+  for (std::size_t i = 0; i < n; ++i)
+    out->push_back(static_cast<double>(v[i] >> 32)), out->push_back(static_cast<double>(v[i] & 0xffffffffu));
+}
+void get_halves(const double* in, std::size_t n, std::uint64_t* v) {
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = (static_cast<std::uint64_t>(in[2 * i]) << 32) | static_cast<std::uint64_t>(in[2 * i + 1]);
+}
+
+// Checkpoint timing and the collective stop: every rank calls due() as often.
+struct Saver {
+  double every_s;
+  Clock::time_point last = Clock::now();
+  bool enabled;
+  // True when every rank should save now; throws Stopped (after `save`) on a signal.
+  template <class Save>
+  void after_step(const Save& save) {
+    if (mpi::max_over_ranks(stop_requested() ? 1 : 0)) {
+      if (enabled) save();
+      throw Stopped(fmt::format("stopped by signal {}{}", stop_signal(),
+                                enabled ? "; checkpoint written" : " (no checkpoint: none asked for)"));
+    }
+    if (enabled && every_s > 0 && since(last) >= every_s) save(), last = Clock::now();
+  }
+};
 
 std::uint64_t share(std::uint64_t n, int r, int ranks) {
   return static_cast<std::uint64_t>((static_cast<unsigned __int128>(n) * static_cast<unsigned>(r)) / static_cast<unsigned>(ranks));
@@ -248,17 +276,54 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
   double collisions = 0;
   std::vector<std::string> layout = slot_names();
   if (!spec.eigenvalue) {
-    // This rank's chunks, a unit of them at a time.
+    // This rank's chunks, a unit of them at a time, less those a checkpoint holds.
     const std::uint64_t C = run.chunk_paths, chunks = (n + C - 1) / C;
     const std::uint64_t c0 = share(chunks, rank, ranks), c1 = share(chunks, rank + 1, ranks);
     const TransportBatch whole{0, 0, n, C, nullptr, 1};
-    std::vector<std::uint64_t> mine;
+    std::vector<std::uint64_t> mine((c1 - c0) * slots, 0);
+    std::vector<char> done(c1 - c0, 0);
+    const std::string fp = job_fingerprint(job, backends.front()->name());
+    for (const io::Checkpoint& c : resume_checkpoints(options, fp, chunks, 2 * slots))
+      for (std::size_t i = 0; i < c.done.size(); ++i)
+        if (c.done[i] >= c0 && c.done[i] < c1) {
+          get_halves(&c.partials[i * 2 * slots], slots, &mine[(c.done[i] - c0) * slots]);
+          done[c.done[i] - c0] = 1;
+        }
+    const auto save = [&] {
+      io::Checkpoint ck{kVersion, fp, chunks, 2 * slots, {}, {}, {}};
+      for (std::uint64_t c = c0; c < c1; ++c)
+        if (done[c - c0]) ck.done.push_back(c), put_halves(&mine[(c - c0) * slots], slots, &ck.partials);
+      io::write_checkpoint(io::checkpoint_path(options.checkpoint_for, rank), ck);
+    };
+    // Units: runs of chunks still to do, at most kUnitHistories histories each.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> units;
+    // Units of about a 64th of the job (for progress and checkpoints), at least a
+    // chunk per CPU thread and at most kUnitHistories.
+    std::uint64_t per_unit = std::max<std::uint64_t>(1, std::min(chunks / 64, kUnitHistories / C));
+    for (const Backend* d : devices) per_unit = std::max(per_unit, std::min(d->min_unit(), kUnitHistories / C));
+    for (std::uint64_t c = c0; c < c1; ++c) {
+      if (done[c - c0]) continue;
+      if (!units.empty() && units.back().second == c && c - units.back().first < per_unit) ++units.back().second;
+      else units.emplace_back(c, c + 1);
+    }
+    Saver saver{run.checkpoint_s, Clock::now(), !options.checkpoint_for.empty()};
     Progress progress(n, options.progress && mpi::master());
-    for (std::uint64_t c = c0; c < c1;) {
-      const std::uint64_t end = std::min(c1, c + std::max<std::uint64_t>(1, kUnitHistories / C));
-      run_rows(devices, kernel, whole, c, end, &mine, nullptr);
-      progress.add(std::min(n, end * C) - c * C);
-      c = end;
+    const auto steps = static_cast<std::size_t>(mpi::max_over_ranks(static_cast<int>(units.size())));
+    try {
+      for (std::size_t i = 0; i < steps; ++i) {
+        if (i < units.size()) {
+          const auto [a, b] = units[i];
+          run_rows(devices, kernel, whole, a, b, &mine[(a - c0) * slots], nullptr);
+          std::fill(done.begin() + static_cast<std::ptrdiff_t>(a - c0), done.begin() + static_cast<std::ptrdiff_t>(b - c0), 1);
+          progress.add(std::min(n, b * C) - a * C);
+        }
+        saver.after_step(save);
+      }
+    } catch (const Stopped&) {
+      throw;
+    } catch (...) {
+      if (saver.enabled) save();  // what finished stays usable
+      throw;
     }
     progress.finish();
     Bytes out;
@@ -296,12 +361,54 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
     const double low = spec.geometry.shape == transport::Shape::Slab ? spec.geometry.surfaces.front() : 0.0;
     const double high = spec.geometry.shape == transport::Shape::Infinite ? 1.0 : spec.geometry.surfaces.back();
     const int entropy_bins = spec.geometry.shape == transport::Shape::Infinite ? 1 : spec.tallies.flux_bins > 1 ? spec.tallies.flux_bins : 32;
+    // A generation's record: its slots summed over its rows, then its row of the
+    // k_generation table (kRow values); a checkpoint holds every finished one.
+    constexpr std::size_t kRow = 7;
+    std::vector<double> records;
+    const auto record = [&](std::uint64_t g, const std::vector<std::uint64_t>& sums, const double* row) {
+      const auto per = [&](int s) { return static_cast<double>(sums[static_cast<std::size_t>(s)]) * transport::kTallyUnit / static_cast<double>(n); };
+      generation_rows.insert(generation_rows.end(), row, row + kRow);
+      collisions += per(transport::slot::Collisions) * static_cast<double>(n);
+      if (g >= spec.inactive) {
+        active_rows.insert(active_rows.end(), sums.begin(), sums.end());
+        k_active.push_back({row[1], row[2], row[3]});
+      }
+      put_halves(sums.data(), slots, &records);
+      records.insert(records.end(), row, row + kRow);
+    };
+    // A checkpoint: the finished generations' records, and the next generation's k
+    // and sites (rank 0's; the others hold only their rows).
+    const std::string fp = job_fingerprint(job, backends.front()->name());
+    const std::size_t width = 2 * slots + kRow;
+    std::uint64_t first_g = 0;
+    for (const io::Checkpoint& c : resume_checkpoints(options, fp, generations, width)) {
+      if (c.state.empty()) continue;
+      first_g = c.done.size();
+      for (std::uint64_t g = 0; g < first_g; ++g) {
+        std::vector<std::uint64_t> sums(slots);
+        get_halves(&c.partials[g * width], slots, sums.data());
+        record(g, sums, &c.partials[g * width + 2 * slots]);
+      }
+      k = c.state[0];
+      sites.resize((c.state.size() - 1) / 2);
+      for (std::size_t i = 0; i < sites.size(); ++i)
+        sites[i] = {c.state[1 + 2 * i], static_cast<int>(c.state[2 + 2 * i])};
+    }
+    const auto save = [&] {
+      if (!mpi::master()) return;
+      io::Checkpoint ck{kVersion, fp, generations, width, {}, records, {k}};
+      for (std::uint64_t g = 0; g < records.size() / width; ++g) ck.done.push_back(g);
+      for (const auto& site : sites) ck.state.insert(ck.state.end(), {site.pos, static_cast<double>(site.g)});
+      io::write_checkpoint(io::checkpoint_path(options.checkpoint_for, 0), ck);
+    };
+    Saver saver{run.checkpoint_s, Clock::now(), !options.checkpoint_for.empty()};
     Progress progress(n * generations, options.progress && mpi::master());
-    for (std::uint64_t g = 0; g < generations; ++g) {
+    progress.add(n * first_g);
+    for (std::uint64_t g = first_g; g < generations; ++g) {
       const TransportBatch whole{transport::generation_stream(g, 0), 0, n, kGenerationRow, sites.empty() ? nullptr : sites.data(), k};
-      std::vector<std::uint64_t> mine;
+      std::vector<std::uint64_t> mine((r1 - r0) * slots, 0);
       std::vector<Site<double>> bank;
-      run_rows(devices, kernel, whole, r0, r1, &mine, &bank);
+      run_rows(devices, kernel, whole, r0, r1, mine.data(), &bank);
       progress.add(n);
       Bytes out;
       out.put(mine);
@@ -321,15 +428,10 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
         }
         if (bank.empty()) throw std::runtime_error(fmt::format("generation {}: no fission sites; the chain died out", g));
         const auto per = [&](int s) { return static_cast<double>(sums[static_cast<std::size_t>(s)]) * transport::kTallyUnit / static_cast<double>(n); };
-        const std::array<double, 3> kg{per(transport::slot::KCollision), per(transport::slot::KAbsorption), per(transport::slot::KTrack)};
-        const double h = entropy(bank, low, high, entropy_bins);
-        generation_rows.insert(generation_rows.end(), {static_cast<double>(g), kg[0], kg[1], kg[2], h, static_cast<double>(bank.size()),
-                                                       g >= spec.inactive ? 1.0 : 0.0});
-        collisions += per(transport::slot::Collisions) * static_cast<double>(n);
-        if (g >= spec.inactive) {
-          active_rows.insert(active_rows.end(), sums.begin(), sums.end());
-          k_active.push_back(kg);
-        }
+        const double row[kRow] = {static_cast<double>(g), per(transport::slot::KCollision), per(transport::slot::KAbsorption),
+                                  per(transport::slot::KTrack), entropy(bank, low, high, entropy_bins),
+                                  static_cast<double>(bank.size()), g >= spec.inactive ? 1.0 : 0.0};
+        record(g, sums, row);
         // The next generation's N sites, by systematic sampling from the bank.
         rng::Stream stream(run.seed, transport::generation_stream(g, std::uint64_t{1} << 39));
         const double u = rng::uniforms<double>(stream).z[0];
@@ -339,11 +441,12 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
           const auto i = static_cast<std::size_t>((static_cast<double>(j) + u) * M / static_cast<double>(n));
           drawn[j] = bank[std::min(i, bank.size() - 1)];
         }
-        next.put(kg[0]);
+        next.put(row[1]);
         next.put(drawn);
       }
       Bytes in{mpi::broadcast(next.s)};
       in.get(k), in.get(sites);
+      saver.after_step(save);
     }
     progress.finish();
     if (mpi::master()) {

@@ -53,6 +53,7 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
     // Chunk indices as doubles: exact below 2^53 chunks.
     h5::write_dataset(f, "done", std::vector<double>(c.done.begin(), c.done.end()), c.done.size(), 0);
     h5::write_dataset(f, "partials", c.partials, c.done.size(), c.width);
+    if (!c.state.empty()) h5::write_dataset(f, "state", c.state, c.state.size(), 0);
   });
 }
 
@@ -67,6 +68,7 @@ Checkpoint read_checkpoint(const std::string& path) {
   c.width = h5::read_attr_uint(f, "width");
   for (double d : h5::read_dataset(f, "done", nullptr, nullptr)) c.done.push_back(static_cast<std::uint64_t>(d));
   c.partials = h5::read_dataset(f, "partials", nullptr, nullptr);
+  if (h5::exists(f, "state")) c.state = h5::read_dataset(f, "state", nullptr, nullptr);
   if (c.partials.size() != c.done.size() * c.width)
     throw std::runtime_error("'" + path + "' is damaged: partials do not match its chunk list");
   return c;

@@ -17,6 +17,7 @@ struct Checkpoint {
   std::uint64_t chunks = 0, width = 0;
   std::vector<std::uint64_t> done;  // chunk indices
   std::vector<double> partials;     // done.size() x width, in the order of `done`
+  std::vector<double> state;        // what else a resume needs (an eigenvalue run's next sites); may be empty
 };
 
 std::string checkpoint_path(const std::string& results_path, int rank);

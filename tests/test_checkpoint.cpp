@@ -137,3 +137,41 @@ TEST_CASE("a payoff that overflows is a runtime error naming the chunk and no fi
   CHECK_FALSE(fs::exists(out));
   fs::remove_all(dir);
 }
+
+TEST_CASE("a transport run stopped by SIGTERM resumes to the bits of an unstopped run", "[checkpoint][transport]") {
+  // Fixed source (chunk rows) and eigenvalue (generations and the next sites).
+  const std::string models[] = {
+      "  mode: fixed_source\n"
+      "  materials: [{ name: m, total: 1.0, scatter: 0.9 }]\n"
+      "  geometry: { type: slab, boundaries: [0, 10] }\n"
+      "  regions: [m]\n"
+      "  source: { type: beam, position: 0, direction: 1 }\n"
+      "  tallies: [transmission, { flux: { bins: 20 } }]\n",
+      "  mode: eigenvalue\n"
+      "  materials: [{ name: PUa, total: 0.32640, scatter: 0.225216, fission: 0.081600, nu: 3.24 }]\n"
+      "  geometry: { type: slab, boundaries: [-1.853722, 1.853722] }\n"
+      "  regions: [PUa]\n"
+      "  eigenvalue: { inactive: 20, active: 200 }\n"};
+  const char* paths[] = {"12_000_000", "100_000"};
+  for (int m = 0; m < 2; ++m) {
+    INFO(models[m]);
+    const fs::path dir = scratch("ckpt-transport");
+    const fs::path job = dir / "job.yaml";
+    std::ofstream(job) << "run: { name: t, paths: " << paths[m] << ", seed: 3, checkpoint_s: 0.1 }\n"
+                       << "model:\n  type: transport\n" << models[m];
+    const std::string out = (dir / "stopped.h5").string(), ckpt = mcsim::io::checkpoint_path(out, 0);
+    const pid_t pid = start_until_checkpoint(dir, job, out);
+    ::kill(pid, SIGTERM);
+    CHECK(wait_for(pid) == 3);
+    CHECK_FALSE(fs::exists(out));
+    const auto partial = mcsim::io::read_checkpoint(ckpt);
+    CHECK(partial.done.size() > 0);
+    CHECK(partial.done.size() < partial.chunks);
+    const auto r = run("run " + job.string() + " --backend cpu -q --resume -o " + out);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    CHECK_FALSE(fs::exists(ckpt));
+    CHECK(same_results(out, reference_run(dir, job)));
+    fs::remove_all(dir);
+  }
+}
