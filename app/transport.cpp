@@ -96,36 +96,60 @@ std::uint64_t share(std::uint64_t n, int r, int ranks) {
 }
 
 // Batch statistics over rows of slots: each row a batch of `size(row)` histories.
-struct Batches {
-  const std::vector<std::uint64_t>& rows;
-  std::size_t slots;
-  std::uint64_t total;                  // histories in all rows
-  std::uint64_t (*size)(std::uint64_t row, const void* ctx);
-  const void* ctx;
-  std::size_t count() const { return rows.size() / slots; }
-  // A row's sum of the listed slots, in histories' units.
-  double row_sum(std::size_t row, const std::vector<int>& list) const {
-    unsigned __int128 s = 0;
-    for (const int i : list) s += rows[row * slots + static_cast<std::size_t>(i)];
-    return static_cast<double>(s) * transport::kTallyUnit;
-  }
-  // The mean per history of the listed slots' sum, times `scale`, with the error
-  // of the batch means' spread.
-  reduce::Estimate of(const std::string& name, const std::vector<int>& list, double scale = 1) const {
-    const std::size_t B = count();
-    unsigned __int128 exact = 0;
-    for (std::size_t r = 0; r < B; ++r)
-      for (const int i : list) exact += rows[r * slots + static_cast<std::size_t>(i)];
-    const double mean = static_cast<double>(exact) * transport::kTallyUnit / static_cast<double>(total);
-    double ss = 0;
-    for (std::size_t r = 0; r < B; ++r) {
-      const double n = static_cast<double>(size(r, ctx));
-      const double d = row_sum(r, list) / n - mean;
-      ss += n * d * d;
+// Every slot's exact sum and squared spread come from two passes along the rows
+// (memory order), so a mesh of many bins costs two reads of the rows.
+class Batches {
+ public:
+  Batches(const std::vector<std::uint64_t>& rows, std::size_t slots, std::uint64_t total,
+          std::uint64_t (*size)(std::uint64_t row, const void* ctx), const void* ctx)
+      : rows_(rows), slots_(slots), total_(total), exact_(slots, 0), ss_(slots, 0) {
+    for (std::size_t r = 0; r < count(); ++r) {
+      sizes_.push_back(static_cast<double>(size(r, ctx)));
+      for (std::size_t i = 0; i < slots; ++i) exact_[i] += rows[r * slots + i];
     }
-    const double se = B > 1 ? std::sqrt(ss / (static_cast<double>(total) * static_cast<double>(B - 1))) : NAN;
-    return reduce::normal_estimate(name, mean * scale, se * scale, total);
+    for (std::size_t r = 0; r < count(); ++r)
+      for (std::size_t i = 0; i < slots; ++i) {
+        const double d = units(rows[r * slots + i]) / sizes_[r] - mean(exact_[i]);
+        ss_[i] += sizes_[r] * d * d;
+      }
   }
+  std::size_t count() const { return rows_.size() / slots_; }
+  // The mean per history of one slot, times `scale`, with the error of the batch
+  // means' spread.
+  reduce::Estimate of(const std::string& name, int slot, double scale = 1) const {
+    const auto i = static_cast<std::size_t>(slot);
+    return estimate(name, mean(exact_[i]), ss_[i], scale);
+  }
+  // The same for the sum of the slots [first, last).
+  reduce::Estimate of_sum(const std::string& name, int first, int last) const {
+    const auto slots = [&](std::size_t r) {
+      unsigned __int128 s = 0;
+      for (int i = first; i < last; ++i) s += rows_[r * slots_ + static_cast<std::size_t>(i)];
+      return s;
+    };
+    unsigned __int128 exact = 0;
+    for (std::size_t r = 0; r < count(); ++r) exact += slots(r);
+    double ss = 0;
+    for (std::size_t r = 0; r < count(); ++r) {
+      const double d = units(slots(r)) / sizes_[r] - mean(exact);
+      ss += sizes_[r] * d * d;
+    }
+    return estimate(name, mean(exact), ss, 1);
+  }
+
+ private:
+  static double units(unsigned __int128 v) { return static_cast<double>(v) * transport::kTallyUnit; }
+  double mean(unsigned __int128 exact) const { return units(exact) / static_cast<double>(total_); }
+  reduce::Estimate estimate(const std::string& name, double mean, double ss, double scale) const {
+    const std::size_t B = count();
+    const double se = B > 1 ? std::sqrt(ss / (static_cast<double>(total_) * static_cast<double>(B - 1))) : NAN;
+    return reduce::normal_estimate(name, mean * scale, se * scale, total_);
+  }
+  const std::vector<std::uint64_t>& rows_;
+  std::size_t slots_;
+  std::uint64_t total_;
+  std::vector<unsigned __int128> exact_;
+  std::vector<double> ss_, sizes_;
 };
 
 // The tallies a job asked for, and the flux mesh as a table.
@@ -138,13 +162,11 @@ void tally_estimates(const transport::TransportSpec& spec, const transport::Tran
       {t.absorption, {"absorption", slot::Absorption}},       {t.leakage, {"leakage", slot::Leakage}},
       {t.collisions, {"collisions", slot::Collisions}}};
   for (const auto& [wanted, named] : scalars)
-    if (wanted) out->estimates.push_back(b.of(named.first, {named.second}));
+    if (wanted) out->estimates.push_back(b.of(named.first, named.second));
   if (!t.flux_bins) return;
   const int G = spec.groups, bins = t.flux_bins;
-  std::vector<int> track, collision;
-  for (int i = 0; i < G * bins; ++i) track.push_back(slot::Scalars + i), collision.push_back(slot::Scalars + G * bins + i);
-  out->estimates.push_back(b.of("flux", track));
-  out->estimates.push_back(b.of("flux_collision", collision));
+  out->estimates.push_back(b.of_sum("flux", slot::Scalars, slot::Scalars + G * bins));
+  out->estimates.push_back(b.of_sum("flux_collision", slot::Scalars + G * bins, slot::Scalars + 2 * G * bins));
   // Per bin: the flux is its track length (or collision score) over its volume.
   std::vector<double> rows;
   for (int g = 0; g < G; ++g)
@@ -154,8 +176,8 @@ void tally_estimates(const transport::TransportSpec& spec, const transport::Tran
         lo = v.mesh_low + v.mesh_width * i, hi = v.mesh_low + v.mesh_width * (i + 1);
         volume = v.sphere ? 4.0 / 3.0 * M_PI * (hi * hi * hi - lo * lo * lo) : hi - lo;
       }
-      const auto tr = b.of("", {slot::Scalars + g * bins + i}, 1 / volume);
-      const auto co = b.of("", {slot::Scalars + G * bins + g * bins + i}, 1 / volume);
+      const auto tr = b.of("", slot::Scalars + g * bins + i, 1 / volume);
+      const auto co = b.of("", slot::Scalars + G * bins + g * bins + i, 1 / volume);
       rows.insert(rows.end(), {lo, hi, static_cast<double>(g), tr.value, tr.std_error, co.value, co.std_error});
     }
   out->tables.push_back({"flux", {"low", "high", "group", "track", "track_std_error", "collision", "collision_std_error"}, rows});
@@ -343,7 +365,7 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
       const std::uint64_t ctx[2] = {n, C};
       const Batches b{rows, slots, n, &chunk_rows, ctx};
       tally_estimates(spec, view, b, &scenario);
-      collisions = b.of("", {transport::slot::Collisions}).value * static_cast<double>(n);
+      collisions = b.of("", transport::slot::Collisions).value * static_cast<double>(n);
       for (std::size_t r = 0; r < b.count(); ++r)
         for (int s = 0; s < transport::slot::KCollision; ++s)
           scenario.chunk_tallies.push_back(static_cast<double>(rows[r * slots + static_cast<std::size_t>(s)]) * transport::kTallyUnit);
@@ -460,9 +482,9 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
       const Batches b{active_rows, slots, n * active, &equal_rows, &n};
       std::vector<double> weights;
       scenario.estimates.push_back(combined_k(k_active, &weights));
-      scenario.estimates.push_back(b.of("k_collision", {transport::slot::KCollision}));
-      scenario.estimates.push_back(b.of("k_absorption", {transport::slot::KAbsorption}));
-      scenario.estimates.push_back(b.of("k_track", {transport::slot::KTrack}));
+      scenario.estimates.push_back(b.of("k_collision", transport::slot::KCollision));
+      scenario.estimates.push_back(b.of("k_absorption", transport::slot::KAbsorption));
+      scenario.estimates.push_back(b.of("k_track", transport::slot::KTrack));
       tally_estimates(spec, view, b, &scenario);
       scenario.diagnostics.emplace_back("k_weight_collision", weights[0]);
       scenario.diagnostics.emplace_back("k_weight_absorption", weights[1]);
