@@ -429,31 +429,41 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
     Saver saver{run.checkpoint_s, Clock::now(), !options.checkpoint_for.empty()};
     Progress progress(n * generations, options.progress && mpi::master());
     progress.add(n * first_g);
+    // Buffers kept across generations: each holds about N sites, and fresh ones
+    // would cost their page faults every generation.
+    std::vector<Site<double>> bank, drawn;
+    std::vector<std::uint64_t> mine((r1 - r0) * slots);
     for (std::uint64_t g = first_g; g < generations; ++g) {
       const TransportBatch whole{transport::generation_stream(g, 0), 0, n, kGenerationRow, sites.empty() ? nullptr : sites.data(), k};
-      std::vector<std::uint64_t> mine((r1 - r0) * slots, 0);
-      std::vector<Site<double>> bank;
+      bank.clear();
       const auto t = Clock::now();
       run_rows(devices, kernel, whole, r0, r1, mine.data(), &bank);
       histories_s += since(t);
       progress.add(n);
-      Bytes out;
-      out.put(mine);
-      out.put(bank);
-      auto parts = mpi::gather(out.s);
-      Bytes next;
-      if (mpi::master()) {
-        std::vector<std::uint64_t> sums(slots, 0);
+      // Rank 0 takes every rank's rows and bank, in rank order (one rank: its own).
+      std::vector<std::uint64_t> sums(slots, 0);
+      const auto add_rows = [&](const std::vector<std::uint64_t>& rows) {
+        for (std::size_t i = 0; i < rows.size(); ++i) sums[i % slots] += rows[i];
+      };
+      if (ranks > 1) {
+        Bytes out;
+        out.put(mine);
+        out.put(bank);
+        auto parts = mpi::gather(out.s);
         bank.clear();
         for (auto& p : parts) {
           Bytes in{std::move(p)};
           std::vector<std::uint64_t> rows;
           std::vector<Site<double>> part;
           in.get(rows), in.get(part);
-          for (std::size_t i = 0; i < rows.size(); ++i) sums[i % slots] += rows[i];
-          if (bank.empty()) bank = std::move(part);
-          else bank.insert(bank.end(), part.begin(), part.end());
+          add_rows(rows);
+          bank.insert(bank.end(), part.begin(), part.end());
         }
+      } else {
+        add_rows(mine);
+      }
+      Bytes next;
+      if (mpi::master()) {
         if (bank.empty()) throw std::runtime_error(fmt::format("generation {}: no fission sites; the chain died out", g));
         const auto per = [&](int s) { return static_cast<double>(sums[static_cast<std::size_t>(s)]) * transport::kTallyUnit / static_cast<double>(n); };
         const double row[kRow] = {static_cast<double>(g), per(transport::slot::KCollision), per(transport::slot::KAbsorption),
@@ -464,16 +474,20 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
         rng::Stream stream(run.seed, transport::generation_stream(g, std::uint64_t{1} << 39));
         const double u = rng::uniforms<double>(stream).z[0];
         const double M = static_cast<double>(bank.size());
-        std::vector<Site<double>> drawn(n);
+        drawn.resize(n);
         for (std::uint64_t j = 0; j < n; ++j) {
           const auto i = static_cast<std::size_t>((static_cast<double>(j) + u) * M / static_cast<double>(n));
           drawn[j] = bank[std::min(i, bank.size() - 1)];
         }
-        next.put(row[1]);
-        next.put(drawn);
+        k = row[1];
+        if (ranks > 1) next.put(k), next.put(drawn);
       }
-      Bytes in{mpi::broadcast(std::move(next.s))};
-      in.get(k), in.get(sites);
+      if (ranks > 1) {
+        Bytes in{mpi::broadcast(std::move(next.s))};
+        in.get(k), in.get(sites);
+      } else {
+        std::swap(sites, drawn);
+      }
       saver.after_step(save);
     }
     progress.finish();
