@@ -74,7 +74,7 @@ void get_halves(const double* in, std::size_t n, std::uint64_t* v) {
     v[i] = (static_cast<std::uint64_t>(in[2 * i]) << 32) | static_cast<std::uint64_t>(in[2 * i + 1]);
 }
 
-// Checkpoint timing and the collective stop: every rank calls due() as often.
+// Checkpoint timing and the collective stop: every rank calls after_step() as often.
 struct Saver {
   double every_s;
   Clock::time_point last = Clock::now();
@@ -95,16 +95,16 @@ std::uint64_t share(std::uint64_t n, int r, int ranks) {
   return static_cast<std::uint64_t>((static_cast<unsigned __int128>(n) * static_cast<unsigned>(r)) / static_cast<unsigned>(ranks));
 }
 
-// Batch statistics over rows of slots: each row a batch of `size(row)` histories.
+// Batch statistics over rows of slots, each row a batch of histories.
 // Every slot's exact sum and squared spread come from two passes along the rows
 // (memory order), so a mesh of many bins costs two reads of the rows.
 class Batches {
  public:
-  Batches(const std::vector<std::uint64_t>& rows, std::size_t slots, std::uint64_t total,
-          std::uint64_t (*size)(std::uint64_t row, const void* ctx), const void* ctx)
+  // Row r is a batch of `per_row` histories, the last one of what `total` leaves.
+  Batches(const std::vector<std::uint64_t>& rows, std::size_t slots, std::uint64_t total, std::uint64_t per_row)
       : rows_(rows), slots_(slots), total_(total), exact_(slots, 0), ss_(slots, 0) {
     for (std::size_t r = 0; r < count(); ++r) {
-      sizes_.push_back(static_cast<double>(size(r, ctx)));
+      sizes_.push_back(static_cast<double>(std::min(per_row, total - r * per_row)));
       for (std::size_t i = 0; i < slots; ++i) exact_[i] += rows[r * slots + i];
     }
     for (std::size_t r = 0; r < count(); ++r)
@@ -192,17 +192,6 @@ reduce::Estimate combined_k(const std::vector<std::array<double, 3>>& k, std::ve
   double mean[3] = {0, 0, 0}, c[3][3] = {};
   for (const auto& g : k)
     for (int i = 0; i < 3; ++i) mean[i] += g[static_cast<std::size_t>(i)] / static_cast<double>(n);
-  // Deviations from the first generation's values, so an estimator with no spread
-  // has a covariance of exactly 0.
-  double shift[3];
-  for (int i = 0; i < 3; ++i) shift[i] = mean[i] - k.front()[static_cast<std::size_t>(i)];
-  for (const auto& g : k)
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) {
-        const double di = g[static_cast<std::size_t>(i)] - k.front()[static_cast<std::size_t>(i)] - shift[i];
-        const double dj = g[static_cast<std::size_t>(j)] - k.front()[static_cast<std::size_t>(j)] - shift[j];
-        c[i][j] += di * dj / static_cast<double>(n - 1);
-      }
   // An estimator with no spread is exact (an infinite medium's absorption estimator).
   for (int i = 0; i < 3; ++i) {
     bool flat = true;
@@ -213,6 +202,10 @@ reduce::Estimate combined_k(const std::vector<std::array<double, 3>>& k, std::ve
       return reduce::normal_estimate("k_eff", k.front()[static_cast<std::size_t>(i)], 0, n);
     }
   }
+  for (const auto& g : k)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        c[i][j] += (g[static_cast<std::size_t>(i)] - mean[i]) * (g[static_cast<std::size_t>(j)] - mean[j]) / static_cast<double>(n - 1);
   for (const std::vector<int>& subset : {std::vector<int>{0, 1, 2}, {0, 2}, {1, 2}, {0, 1}, {0}}) {
     const std::size_t m = subset.size();
     // Solve C_s x = 1 by Gaussian elimination; give up on a pivot that vanishes.
@@ -268,12 +261,6 @@ double entropy(const std::vector<Site<double>>& bank, double low, double high, i
 
 std::vector<std::string> slot_names() {
   return {"transmission", "reflection", "absorption", "leakage", "collisions", "k_collision", "k_absorption", "k_track"};
-}
-
-std::uint64_t equal_rows(std::uint64_t, const void* ctx) { return *static_cast<const std::uint64_t*>(ctx); }
-std::uint64_t chunk_rows(std::uint64_t row, const void* ctx) {
-  const auto* nc = static_cast<const std::uint64_t*>(ctx);  // histories, chunk size
-  return std::min(nc[1], nc[0] - row * nc[1]);
 }
 
 }  // namespace
@@ -362,8 +349,7 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
         in.get(part);
         rows.insert(rows.end(), part.begin(), part.end());
       }
-      const std::uint64_t ctx[2] = {n, C};
-      const Batches b{rows, slots, n, &chunk_rows, ctx};
+      const Batches b{rows, slots, n, C};
       tally_estimates(spec, view, b, &scenario);
       collisions = b.of("", transport::slot::Collisions).value * static_cast<double>(n);
       for (std::size_t r = 0; r < b.count(); ++r)
@@ -390,10 +376,13 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
     // k_generation table (kRow values); a checkpoint holds every finished one.
     constexpr std::size_t kRow = 7;
     std::vector<double> records;
+    // A generation's slot `s` per source neutron.
+    const auto per = [&](const std::vector<std::uint64_t>& sums, int s) {
+      return static_cast<double>(sums[static_cast<std::size_t>(s)]) * transport::kTallyUnit / static_cast<double>(n);
+    };
     const auto record = [&](std::uint64_t g, const std::vector<std::uint64_t>& sums, const double* row) {
-      const auto per = [&](int s) { return static_cast<double>(sums[static_cast<std::size_t>(s)]) * transport::kTallyUnit / static_cast<double>(n); };
       generation_rows.insert(generation_rows.end(), row, row + kRow);
-      collisions += per(transport::slot::Collisions) * static_cast<double>(n);
+      collisions += per(sums, transport::slot::Collisions) * static_cast<double>(n);
       if (g >= spec.inactive) {
         active_rows.insert(active_rows.end(), sums.begin(), sums.end());
         k_active.push_back({row[1], row[2], row[3]});
@@ -465,9 +454,9 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
       Bytes next;
       if (mpi::master()) {
         if (bank.empty()) throw std::runtime_error(fmt::format("generation {}: no fission sites; the chain died out", g));
-        const auto per = [&](int s) { return static_cast<double>(sums[static_cast<std::size_t>(s)]) * transport::kTallyUnit / static_cast<double>(n); };
-        const double row[kRow] = {static_cast<double>(g), per(transport::slot::KCollision), per(transport::slot::KAbsorption),
-                                  per(transport::slot::KTrack), entropy(bank, low, high, entropy_bins),
+        const double row[kRow] = {static_cast<double>(g), per(sums, transport::slot::KCollision),
+                                  per(sums, transport::slot::KAbsorption), per(sums, transport::slot::KTrack),
+                                  entropy(bank, low, high, entropy_bins),
                                   static_cast<double>(bank.size()), g >= spec.inactive ? 1.0 : 0.0};
         record(g, sums, row);
         // The next generation's N sites, by systematic sampling from the bank.
@@ -493,7 +482,7 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
     progress.finish();
     if (mpi::master()) {
       const std::uint64_t active = spec.active;
-      const Batches b{active_rows, slots, n * active, &equal_rows, &n};
+      const Batches b{active_rows, slots, n * active, n};
       std::vector<double> weights;
       scenario.estimates.push_back(combined_k(k_active, &weights));
       scenario.estimates.push_back(b.of("k_collision", transport::slot::KCollision));

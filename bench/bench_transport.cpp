@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/driver.hpp"
+#include "job_args.hpp"
 #include "models/transport/transport_model.hpp"
 
 using namespace mcsim;
@@ -20,20 +21,17 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "usage: bench_transport JOB.yaml cuda|cpu [histories] [runs] [float|double]\n");
     return 2;
   }
-  const std::string file = argv[1], backend = argv[2];
-  std::vector<std::string> sets;
-  if (argc > 3) sets.push_back(std::string("run.paths=") + argv[3]);
-  const int runs = argc > 4 ? std::stoi(argv[4]) : 5;
-  if (argc > 5) sets.push_back(std::string("run.precision=") + argv[5]);
-  const io::Job job = io::load_job_file(file, sets);
+  const JobArgs args = job_args(argc, argv);
+  const io::Job& job = args.job;
+  const RunOptions& opt = args.options;
+  const std::string& file = args.file;
+  const std::string& backend = args.backend;
+  const int runs = args.runs;
   const auto* model = dynamic_cast<const transport::TransportModel*>(job.model.get());
   if (!model) {
     fmt::print(stderr, "{} is not a transport job\n", file);
     return 2;
   }
-  RunOptions opt;
-  opt.backend = backend == "cuda" ? io::BackendChoice::Cuda : io::BackendChoice::Cpu;
-  opt.progress = false;
 
   run_job(job, opt);  // warm-up: device start, cross-section upload
   std::vector<double> seconds, rates, kernel_ms, in_backends;

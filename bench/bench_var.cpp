@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/driver.hpp"
+#include "job_args.hpp"
 #include "models/var/var_model.hpp"
 
 using namespace mcsim;
@@ -20,12 +21,12 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "usage: bench_var JOB.yaml cuda|cpu [scenarios] [runs]\n");
     return 2;
   }
-  const std::string file = argv[1], backend = argv[2];
-  std::vector<std::string> sets;
-  if (argc > 3) sets.push_back(std::string("run.paths=") + argv[3]);
-  const int runs = argc > 4 ? std::stoi(argv[4]) : 5;
-  if (argc > 5) sets.push_back(std::string("run.precision=") + argv[5]);
-  const io::Job job = io::load_job_file(file, sets);
+  const JobArgs args = job_args(argc, argv);
+  const io::Job& job = args.job;
+  const RunOptions& opt = args.options;
+  const std::string& file = args.file;
+  const std::string& backend = args.backend;
+  const int runs = args.runs;
   const auto* model = dynamic_cast<const var::VarModel*>(job.model.get());
   if (!model) {
     fmt::print(stderr, "{} is not a var job\n", file);
@@ -34,9 +35,6 @@ int main(int argc, char** argv) {
   std::uint64_t options = 0;
   for (const auto& p : model->spec().portfolio)
     options += p.instrument == var::Instrument::Call || p.instrument == var::Instrument::Put ? 1 : 0;
-  RunOptions opt;
-  opt.backend = backend == "cuda" ? io::BackendChoice::Cuda : io::BackendChoice::Cpu;
-  opt.progress = false;
 
   run_job(job, opt);  // warm-up: device start, portfolio upload
   std::vector<double> seconds, kernel_ms;

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
 #include <cmath>
 
 #include "models/transport/analytic.hpp"
@@ -85,11 +84,10 @@ std::string TransportModel::describe() const {
 }
 
 TransportKernel TransportModel::transport_kernel(Precision precision, std::uint64_t seed) const {
-  static std::atomic<std::uint64_t> next_id{1};
   TransportKernel k;
   k.precision = precision;
   k.seed = seed;
-  k.id = next_id++;
+  k.id = new_kernel_id();
   k.in_float = transport_arrays<float>(spec_);
   k.in_double = transport_arrays<double>(spec_);
   return k;

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
 #include <cmath>
 #include <stdexcept>
 
@@ -81,11 +80,10 @@ std::vector<std::pair<std::string, double>> VarModel::diagnostics() const {
 }
 
 RiskKernel VarModel::risk_kernel(Precision precision, std::uint64_t seed) const {
-  static std::atomic<std::uint64_t> next_id{1};
   RiskKernel k;
   k.precision = precision;
   k.seed = seed;
-  k.id = next_id++;
+  k.id = new_kernel_id();
   k.in_float = portfolio_arrays<float>(spec_);
   k.in_double = portfolio_arrays<double>(spec_);
   // The unit of exact sums follows the loss's spread, or the portfolio's size when
