@@ -20,12 +20,12 @@ const char* to_string(BackendChoice b) {
 
 const char* to_string(Precision p) { return p == Precision::Float ? "float" : "double"; }
 
-std::uint64_t default_chunk_paths(std::uint64_t paths, std::uint64_t steps) {
+std::uint64_t default_chunk_paths(std::uint64_t paths, std::uint64_t steps, std::uint64_t max_chunks) {
   // About kDefaultChunkPaths path-steps a chunk, at least kMinDefaultChunkPaths paths.
   std::uint64_t c = kDefaultChunkPaths;
   while (c > kMinDefaultChunkPaths && c * steps > 2 * kDefaultChunkPaths) c /= 2;
   if (paths == 0) return c;
-  while ((paths - 1) / c + 1 > kMaxDefaultChunks) c *= 2;  // ceil(paths / c)
+  while ((paths - 1) / c + 1 > max_chunks) c *= 2;  // ceil(paths / c)
   return c;
 }
 
@@ -185,7 +185,8 @@ Job load_job_text(const std::string& text, const std::string& label,
     replicate_chunks(run, job.run);
     if (!diag.empty()) throw ConfigError(diag);
   } else if (!run.has("chunk_paths")) {
-    job.run.chunk_paths = default_chunk_paths(job.run.paths, job.model->steps_per_path());
+    const std::uint64_t most = job.model->max_default_chunks();
+    job.run.chunk_paths = default_chunk_paths(job.run.paths, job.model->steps_per_path(), most ? most : kMaxDefaultChunks);
   }
   YAML::Emitter out;
   out << root;

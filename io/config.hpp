@@ -20,7 +20,8 @@ constexpr std::uint64_t kMaxDefaultChunks = std::uint64_t{1} << 16;
 // Long paths get smaller chunks (down to kMinDefaultChunkPaths), so a GPU has a block
 // per chunk to spare: about kDefaultChunkPaths path-steps a chunk.
 constexpr std::uint64_t kMinDefaultChunkPaths = 1024;
-std::uint64_t default_chunk_paths(std::uint64_t paths, std::uint64_t steps = 1);
+std::uint64_t default_chunk_paths(std::uint64_t paths, std::uint64_t steps = 1,
+                                  std::uint64_t max_chunks = kMaxDefaultChunks);
 // Chunks hold whole stream groups of every kernel (4 paths in float, 2 in double).
 constexpr std::uint64_t kChunkMultiple = 4;
 

@@ -72,6 +72,8 @@ class Model {
   virtual std::vector<GreekBump> greek_bumps() const { return {}; }
   // Time steps a path takes (sizes the planner's default chunks).
   virtual std::uint64_t steps_per_path() const { return 1; }
+  // The most chunks the planner's default chunk size leaves a job (0: its own limit).
+  virtual std::uint64_t max_default_chunks() const { return 0; }
   // One line for the terminal summary.
   virtual std::string describe() const = 0;
 };

@@ -139,6 +139,7 @@ TEST_CASE("the planner's chunk size keeps a job at most 2^16 chunks", "[config]"
   CHECK(io::default_chunk_paths(std::uint64_t{1} << 40) == std::uint64_t{1} << 24);
   CHECK(io::default_chunk_paths(8'192'000, 365) == 1024);  // long paths: small chunks
   CHECK(io::default_chunk_paths(8'192'000, 4) == 32768);
+  CHECK(io::default_chunk_paths(200'000'000, 16, 4096) == 65536);  // a model's own limit on chunks
 }
 
 TEST_CASE("paths up to 2^63 are accepted and chunked without overflow", "[config]") {

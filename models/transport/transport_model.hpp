@@ -30,6 +30,9 @@ class TransportModel : public Model {
   // About this many collisions a history: sizes the default chunks, so a job has
   // enough of them for batch statistics.
   std::uint64_t steps_per_path() const override { return 16; }
+  // A chunk's tallies are a row of every slot (hundreds with a flux mesh), gathered
+  // and reduced on the host: a few thousand rows are batches enough.
+  std::uint64_t max_default_chunks() const override { return 4096; }
   TransportKernel transport_kernel(Precision precision, std::uint64_t seed) const;
 
  private:
