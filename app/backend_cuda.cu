@@ -130,13 +130,26 @@ class CudaBackend : public Backend {
                  std::vector<transport::Site<double>>* bank) override {
     const auto t0 = std::chrono::steady_clock::now();
     const float ms = transport_.run(k, b, tallies, bank);
-    std::lock_guard<std::mutex> lock(timing_mutex_);
-    timing_.kernel_ms += ms;
-    timing_.paths += b.count;
-    timing_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    add_transport_timing(t0, ms, b.count);
   }
+  bool keeps_sites() const override { return true; }
+  std::uint64_t generation(const transport::TransportKernel& k, const TransportBatch& b, const transport::SourceMesh& mesh,
+                           double u, std::uint64_t* tallies, std::uint64_t* counts) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    float ms = 0;
+    const std::uint64_t banked = transport_.generation(k, b, mesh, u, tallies, counts, &ms);
+    add_transport_timing(t0, ms, b.count);
+    return banked;
+  }
+  void kept_sites(std::vector<transport::Site<double>>* out) override { transport_.kept_sites(out); }
 
  private:
+  void add_transport_timing(std::chrono::steady_clock::time_point t0, float ms, std::uint64_t histories) {
+    std::lock_guard<std::mutex> lock(timing_mutex_);
+    timing_.kernel_ms += ms;
+    timing_.paths += histories;
+    timing_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
   template <class Kernel>
   void launch_all(const Kernel& kernel, const ChunkGeometry& geo, std::uint64_t first,
                   std::uint64_t last, std::size_t width, double* out, Progress* progress) {

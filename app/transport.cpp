@@ -24,6 +24,7 @@
 #include "app/bytes.hpp"
 #include "app/version.hpp"
 #include "app/signals.hpp"
+#include "models/transport/fission_source.hpp"
 #include "models/transport/transport_kernel.hpp"
 #include "reduce/mpi.hpp"
 #include "reduce/stats.hpp"
@@ -242,23 +243,6 @@ reduce::Estimate combined_k(const std::vector<std::array<double, 3>>& k, std::ve
   return reduce::normal_estimate("k_eff", mean[0], NAN, n);
 }
 
-// Shannon entropy (bits) of the sites over `bins` equal bins of [low, high].
-double entropy(const std::vector<Site<double>>& bank, double low, double high, int bins) {
-  if (bank.empty() || bins < 2) return 0;
-  std::vector<std::uint64_t> count(static_cast<std::size_t>(bins), 0);
-  for (const auto& s : bank) {
-    const int b = static_cast<int>((s.pos - low) / (high - low) * bins);
-    ++count[static_cast<std::size_t>(std::clamp(b, 0, bins - 1))];
-  }
-  double h = 0;
-  for (const std::uint64_t c : count)
-    if (c) {
-      const double p = static_cast<double>(c) / static_cast<double>(bank.size());
-      h -= p * std::log2(p);
-    }
-  return h;
-}
-
 std::vector<std::string> slot_names() {
   return {"transmission", "reflection", "absorption", "leakage", "collisions", "k_collision", "k_absorption", "k_track"};
 }
@@ -338,17 +322,21 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
       throw;
     }
     progress.finish();
-    Bytes out;
-    out.put(mine);
-    const auto parts = mpi::gather(out.s);
-    if (mpi::master()) {
-      std::vector<std::uint64_t> rows;
-      for (const auto& p : parts) {
+    // Rank 0 takes every rank's rows, in rank order (one rank: its own).
+    std::vector<std::uint64_t> rows;
+    if (ranks == 1) {
+      rows = std::move(mine);
+    } else {
+      Bytes out;
+      out.put(mine);
+      for (const auto& p : mpi::gather(out.s)) {
         Bytes in{p};
         std::vector<std::uint64_t> part;
         in.get(part);
         rows.insert(rows.end(), part.begin(), part.end());
       }
+    }
+    if (mpi::master()) {
       const Batches b{rows, slots, n, C};
       tally_estimates(spec, view, b, &scenario);
       collisions = b.of("", transport::slot::Collisions).value * static_cast<double>(n);
@@ -369,9 +357,11 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
     std::vector<std::uint64_t> active_rows;  // per active generation: the slots summed over its rows
     std::vector<std::array<double, 3>> k_active;
     std::vector<double> generation_rows;
-    const double low = spec.geometry.shape == transport::Shape::Slab ? spec.geometry.surfaces.front() : 0.0;
-    const double high = spec.geometry.shape == transport::Shape::Infinite ? 1.0 : spec.geometry.surfaces.back();
-    const int entropy_bins = spec.geometry.shape == transport::Shape::Infinite ? 1 : spec.tallies.flux_bins > 1 ? spec.tallies.flux_bins : 32;
+    // The bank's entropy mesh: the flux mesh's bins, or 32.
+    transport::SourceMesh mesh;
+    mesh.low = spec.geometry.shape == transport::Shape::Slab ? spec.geometry.surfaces.front() : 0.0;
+    mesh.high = spec.geometry.shape == transport::Shape::Infinite ? 1.0 : spec.geometry.surfaces.back();
+    mesh.bins = spec.geometry.shape == transport::Shape::Infinite ? 1 : spec.tallies.flux_bins > 1 ? spec.tallies.flux_bins : 32;
     // A generation's record: its slots summed over its rows, then its row of the
     // k_generation table (kRow values); a checkpoint holds every finished one.
     constexpr std::size_t kRow = 7;
@@ -408,8 +398,13 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
       for (std::size_t i = 0; i < sites.size(); ++i)
         sites[i] = {c.state[1 + 2 * i], static_cast<int>(c.state[2 + 2 * i])};
     }
+    // One rank on one device that keeps the sites: the bank stays there, and only
+    // the tallies and its mesh counts come back. Otherwise rank 0 gathers the bank.
+    const bool kept = ranks == 1 && devices.size() == 1 && devices.front()->keeps_sites();
+    bool device_holds = false;  // the device holds the next generation's sites
     const auto save = [&] {
       if (!mpi::master()) return;
+      if (device_holds) devices.front()->kept_sites(&sites);
       io::Checkpoint ck{kVersion, fp, generations, width, {}, records, {k}};
       for (std::uint64_t g = 0; g < records.size() / width; ++g) ck.done.push_back(g);
       for (const auto& site : sites) ck.state.insert(ck.state.end(), {site.pos, static_cast<double>(site.g)});
@@ -421,60 +416,70 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
     // Buffers kept across generations: each holds about N sites, and fresh ones
     // would cost their page faults every generation.
     std::vector<Site<double>> bank, drawn;
-    std::vector<std::uint64_t> mine((r1 - r0) * slots);
+    std::vector<std::uint64_t> mine((r1 - r0) * slots), counts(static_cast<std::size_t>(mesh.bins));
     for (std::uint64_t g = first_g; g < generations; ++g) {
-      const TransportBatch whole{transport::generation_stream(g, 0), 0, n, kGenerationRow, sites.empty() ? nullptr : sites.data(), k};
-      bank.clear();
-      const auto t = Clock::now();
-      run_rows(devices, kernel, whole, r0, r1, mine.data(), &bank);
-      histories_s += since(t);
-      progress.add(n);
-      // Rank 0 takes every rank's rows and bank, in rank order (one rank: its own).
+      TransportBatch whole{transport::generation_stream(g, 0), 0, n, kGenerationRow, sites.empty() ? nullptr : sites.data(), k};
+      // The next generation's sites come from the bank by systematic sampling with
+      // this one uniform of the generation's own.
+      rng::Stream stream(run.seed, transport::generation_stream(g, std::uint64_t{1} << 39));
+      const double u = rng::uniforms<double>(stream).z[0];
       std::vector<std::uint64_t> sums(slots, 0);
       const auto add_rows = [&](const std::vector<std::uint64_t>& rows) {
         for (std::size_t i = 0; i < rows.size(); ++i) sums[i % slots] += rows[i];
       };
-      if (ranks > 1) {
-        Bytes out;
-        out.put(mine);
-        out.put(bank);
-        auto parts = mpi::gather(out.s);
-        bank.clear();
-        for (auto& p : parts) {
-          Bytes in{std::move(p)};
-          std::vector<std::uint64_t> rows;
-          std::vector<Site<double>> part;
-          in.get(rows), in.get(part);
-          add_rows(rows);
-          bank.insert(bank.end(), part.begin(), part.end());
-        }
-      } else {
+      std::uint64_t banked = 0;
+      const auto t = Clock::now();
+      if (kept) {
+        if (device_holds) whole.sites = nullptr, whole.kept_sites = true;
+        banked = devices.front()->generation(kernel, whole, mesh, u, mine.data(), counts.data());
+        device_holds = banked > 0;
+        histories_s += since(t);
         add_rows(mine);
+      } else {
+        bank.clear();
+        run_rows(devices, kernel, whole, r0, r1, mine.data(), &bank);
+        histories_s += since(t);
+        // Rank 0 takes every rank's rows and bank, in rank order (one rank: its own).
+        if (ranks > 1) {
+          Bytes out;
+          out.put(mine);
+          out.put(bank);
+          auto parts = mpi::gather(out.s);
+          bank.clear();
+          for (auto& p : parts) {
+            Bytes in{std::move(p)};
+            std::vector<std::uint64_t> rows;
+            std::vector<Site<double>> part;
+            in.get(rows), in.get(part);
+            add_rows(rows);
+            bank.insert(bank.end(), part.begin(), part.end());
+          }
+        } else {
+          add_rows(mine);
+        }
+        if (mpi::master()) {
+          banked = bank.size();
+          std::fill(counts.begin(), counts.end(), 0);
+          for (const auto& site : bank) ++counts[static_cast<std::size_t>(transport::source_bin(mesh, site.pos))];
+          drawn.resize(banked > 0 ? n : 0);
+          for (std::uint64_t j = 0; j < drawn.size(); ++j) drawn[j] = bank[transport::drawn_index(j, u, banked, n)];
+        }
       }
+      progress.add(n);
       Bytes next;
       if (mpi::master()) {
-        if (bank.empty()) throw std::runtime_error(fmt::format("generation {}: no fission sites; the chain died out", g));
+        if (banked == 0) throw std::runtime_error(fmt::format("generation {}: no fission sites; the chain died out", g));
         const double row[kRow] = {static_cast<double>(g), per(sums, transport::slot::KCollision),
                                   per(sums, transport::slot::KAbsorption), per(sums, transport::slot::KTrack),
-                                  entropy(bank, low, high, entropy_bins),
-                                  static_cast<double>(bank.size()), g >= spec.inactive ? 1.0 : 0.0};
+                                  transport::entropy(counts), static_cast<double>(banked), g >= spec.inactive ? 1.0 : 0.0};
         record(g, sums, row);
-        // The next generation's N sites, by systematic sampling from the bank.
-        rng::Stream stream(run.seed, transport::generation_stream(g, std::uint64_t{1} << 39));
-        const double u = rng::uniforms<double>(stream).z[0];
-        const double M = static_cast<double>(bank.size());
-        drawn.resize(n);
-        for (std::uint64_t j = 0; j < n; ++j) {
-          const auto i = static_cast<std::size_t>((static_cast<double>(j) + u) * M / static_cast<double>(n));
-          drawn[j] = bank[std::min(i, bank.size() - 1)];
-        }
         k = row[1];
         if (ranks > 1) next.put(k), next.put(drawn);
       }
       if (ranks > 1) {
         Bytes in{mpi::broadcast(std::move(next.s))};
         in.get(k), in.get(sites);
-      } else {
+      } else if (!kept) {
         std::swap(sites, drawn);
       }
       saver.after_step(save);
@@ -524,6 +529,15 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
   r.wall_s = since(t_start);
   r.paths_per_s = simulate_s > 0 ? static_cast<double>(histories) / simulate_s : 0.0;
   return r;
+}
+
+// Backends that keep no sites run eigenvalue generations through transport().
+std::uint64_t Backend::generation(const transport::TransportKernel&, const TransportBatch&, const transport::SourceMesh&,
+                                  double, std::uint64_t*, std::uint64_t*) {
+  throw std::logic_error("generation() on a backend that keeps no sites");
+}
+void Backend::kept_sites(std::vector<transport::Site<double>>*) {
+  throw std::logic_error("kept_sites() on a backend that keeps no sites");
 }
 
 }  // namespace mcsim

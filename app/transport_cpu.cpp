@@ -16,6 +16,9 @@ struct CpuSink {
   std::uint64_t* tally;
   std::vector<transport::Site<double>>* bank;
   void add(int slot, Real value) { tally[slot] += transport::to_units(value); }
+  void add_history(const Real (&scalars)[transport::slot::Scalars]) {
+    for (int s = 0; s < transport::slot::Scalars; ++s) add(s, scalars[s]);
+  }
   void bank_site(Real pos, int g) { bank->push_back({static_cast<double>(pos), g}); }
 };
 

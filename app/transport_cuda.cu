@@ -1,19 +1,25 @@
-// Particle transport on one GPU: one thread a history, the same run_history as the
-// CPU. A block's histories all belong to one row (chunk); they add their scores
-// into the block's copy of the row's slots in shared memory with 64-bit integer
-// atomics, and the block adds its copy to the row's slots in global memory the same
-// way. Integer adds commute, so the row's tallies do not depend on the order.
-// Fission sites go to a bank in any order, each keyed by (history, ordinal), and
-// are sorted by key, which gives the CPU's history order.
+// Particle transport on one GPU, with the same Histories as the CPU. A block takes
+// a share of one row (chunk); its threads run one history each and, when one ends,
+// take the block's next, so a warp stays busy until the share is done. They add
+// their mesh scores into the block's copy of the row's slots in shared memory
+// with 64-bit integer atomics, and keep their scalar scores in registers until the warp
+// sums them; the block adds its copy to the row's slots in global memory: integer
+// adds commute, so the row's tallies do not depend on the order. History h keeps its fission sites in its own K places of
+// the bank; a scan of the counts packs them in the CPU's history order.
+// Eigenvalue generations on one GPU keep the sites there: the next generation's
+// are drawn from the packed bank on the device, and only the tallies and the
+// bank's mesh counts come back.
 #include <cuda_runtime.h>
 
-#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "app/transport_cuda.hpp"
+#include "models/transport/fission_source.hpp"
 #include "models/transport/transport_kernel.hpp"
 
 namespace mcsim {
@@ -27,66 +33,116 @@ const auto check = check_cuda;
 
 constexpr int kBlock = 256;
 constexpr std::size_t kSharedSlots = 6144;  // a row's slots a block keeps in shared memory (48 KB)
-constexpr int kOrdinalBits = 20;             // a history banks fewer than 2^20 sites
-
-struct BankRecord {
-  ull key;  // history << kOrdinalBits | ordinal
-  double pos;
-  int g;
-};
+constexpr unsigned kBlocksPerSm = 8;         // blocks a launch aims for, per multiprocessor
+constexpr unsigned kPerThread = 4;           // histories a thread should have at least, when rows are few
+// Registers are capped so this many blocks of the history kernel fit a
+// multiprocessor (float: 64 a thread; double: 85).
+template <class Real>
+constexpr int kBlocksPerSmAtLeast = sizeof(Real) == 4 ? 4 : 3;
 
 template <class Real>
 struct DeviceSink {
-  ull* slots;
-  BankRecord* bank;
-  ull* bank_count;
-  ull capacity, key;
+  ull* slots;  // the block's copy of the row's slots in shared memory, or the row's own
+  Site<double>* bank;  // history h's sites at bank[h K, (h + 1) K)
+  unsigned K;
+  ull h = 0;       // the history, in the batch
+  unsigned n = 0;  // the sites it has banked
+  ull scalars[transport::slot::Scalars] = {};  // the thread's histories' scalar slots, summed
   __device__ void add(int slot, Real value) {
     const ull u = transport::to_units(value);
     if (u) atomicAdd(&slots[slot], u);
   }
+  __device__ void add_history(const Real (&v)[transport::slot::Scalars]) {
+#pragma unroll
+    for (int s = 0; s < transport::slot::Scalars; ++s) scalars[s] += transport::to_units(v[s]);
+  }
   __device__ void bank_site(Real pos, int g) {
-    const ull i = atomicAdd(bank_count, 1ull);
-    if (i < capacity) bank[i] = {key, static_cast<double>(pos), g};
-    ++key;
+    if (n < K) bank[h * K + n] = {static_cast<double>(pos), g};
+    ++n;
   }
 };
 
+// Block b runs histories [lo, hi) of row b / blocks_per_row. With a bank, history
+// h's site count goes to banked[h], and any count over K to *most.
 template <class Real>
-__global__ void histories_kernel(const transport::TransportView<Real> v, std::uint64_t seed, std::uint64_t stream0,
+__global__ void __launch_bounds__(kBlock, kBlocksPerSmAtLeast<Real>) histories_kernel(const transport::TransportView<Real> v, std::uint64_t seed, std::uint64_t stream0,
                                  std::uint64_t count, std::uint64_t chunk, unsigned blocks_per_row,
                                  const Site<double>* sites, Real inv_k, ull* tallies, int slots, bool shared,
-                                 BankRecord* bank, ull* bank_count, ull capacity) {
+                                 Site<double>* bank, unsigned K, ull* banked, unsigned* most) {
   extern __shared__ ull block_slots[];
-  const std::uint64_t row = blockIdx.x / blocks_per_row;
-  const std::uint64_t local = static_cast<std::uint64_t>(blockIdx.x % blocks_per_row) * blockDim.x + threadIdx.x;
-  const std::uint64_t i = row * chunk + local;
-  ull* acc = shared ? block_slots : tallies + row * slots;
-  if (shared) {
+  __shared__ unsigned next;
+  const std::uint64_t row = blockIdx.x / blocks_per_row, part = blockIdx.x % blocks_per_row;
+  const std::uint64_t row0 = row * chunk, in_row = min(chunk, count - row0);
+  const std::uint64_t lo = row0 + in_row * part / blocks_per_row, hi = row0 + in_row * (part + 1) / blocks_per_row;
+  ull* row_slots = tallies + row * slots;
+  if (shared)
     for (int s = threadIdx.x; s < slots; s += blockDim.x) block_slots[s] = 0;
-    __syncthreads();
+  if (threadIdx.x == 0) next = blockDim.x;
+  __syncthreads();
+  DeviceSink<Real> sink{shared ? block_slots : row_slots, bank, K};
+  transport::Histories<Real> h;
+  bool fresh = true;  // history i is still to start
+  for (std::uint64_t i = lo + threadIdx.x; i < hi;) {
+    if (fresh) {
+      sink.h = i, sink.n = 0, fresh = false;
+      const Site<Real> site = sites ? Site<Real>{static_cast<Real>(sites[i].pos), sites[i].g} : Site<Real>{};
+      h.start(v, seed, stream0 + i, sites ? &site : nullptr);
+    }
+    if (h.flight(v, inv_k, sink)) continue;
+    if (bank) {
+      banked[i] = sink.n;
+      if (sink.n > K) atomicMax(most, sink.n);
+    }
+    i = lo + atomicAdd(&next, 1u), fresh = true;
   }
-  if (local < chunk && i < count) {
-    DeviceSink<Real> sink{acc, bank, bank_count, capacity, static_cast<ull>(i) << kOrdinalBits};
-    Site<Real> site{};
-    if (sites) site = {static_cast<Real>(sites[i].pos), sites[i].g};
-    transport::run_history(v, seed, stream0 + i, sites ? &site : nullptr, inv_k, sink);
+  // The scalar slots: summed over the warp, then one add a warp.
+  __syncwarp();
+#pragma unroll
+  for (int s = 0; s < transport::slot::Scalars; ++s) {
+    ull sum = sink.scalars[s];
+    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    if (threadIdx.x % 32 == 0 && sum) atomicAdd(&sink.slots[s], sum);
   }
   if (!shared) return;
   __syncthreads();
   for (int s = threadIdx.x; s < slots; s += blockDim.x)
-    if (block_slots[s]) atomicAdd(&tallies[row * slots + s], block_slots[s]);
+    if (block_slots[s]) atomicAdd(&row_slots[s], block_slots[s]);
 }
 
-__global__ void keys_kernel(const BankRecord* bank, ull n, ull* keys, unsigned* order) {
-  const ull i = static_cast<ull>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) keys[i] = bank[i].key, order[i] = static_cast<unsigned>(i);
+// The bank in history order: history h's banked[h] sites end at ends[h].
+__global__ void pack_kernel(const Site<double>* bank, unsigned K, const ull* banked, const ull* ends, ull n, Site<double>* out) {
+  const ull h = static_cast<ull>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (h >= n) return;
+  const ull c = banked[h], at = ends[h] - c;
+  for (ull j = 0; j < c; ++j) out[at + j] = bank[h * K + j];
 }
 
-__global__ void gather_kernel(const BankRecord* bank, const unsigned* order, ull n, Site<double>* out) {
-  const ull i = static_cast<ull>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = {bank[order[i]].pos, bank[order[i]].g};
+// The packed bank's sites counted in the mesh's bins (a block's counts in 32-bit
+// shared words when they fit).
+__global__ void mesh_counts_kernel(const Site<double>* bank, ull M, transport::SourceMesh mesh, bool shared, ull* counts) {
+  extern __shared__ unsigned local[];
+  if (shared) {
+    for (int b = threadIdx.x; b < mesh.bins; b += blockDim.x) local[b] = 0;
+    __syncthreads();
+  }
+  for (ull i = static_cast<ull>(blockIdx.x) * blockDim.x + threadIdx.x; i < M; i += static_cast<ull>(gridDim.x) * blockDim.x) {
+    const int b = transport::source_bin(mesh, bank[i].pos);
+    if (shared) atomicAdd(&local[b], 1u);
+    else atomicAdd(&counts[b], 1ull);
+  }
+  if (!shared) return;
+  __syncthreads();
+  for (int b = threadIdx.x; b < mesh.bins; b += blockDim.x)
+    if (local[b]) atomicAdd(&counts[b], static_cast<ull>(local[b]));
 }
+
+// The next generation's n sites, drawn from the packed bank of M.
+__global__ void draw_kernel(const Site<double>* bank, ull M, double u, ull n, Site<double>* out) {
+  const ull j = static_cast<ull>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j < n) out[j] = bank[transport::drawn_index(j, u, M, n)];
+}
+
+unsigned grid_of(ull n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock); }
 
 // The view's arrays in one device buffer, and the view pointing into it.
 template <class Real>
@@ -121,87 +177,166 @@ const transport::TransportArrays<float>& arrays_of<float>(const transport::Trans
 template <>
 const transport::TransportArrays<double>& arrays_of<double>(const transport::TransportKernel& k) { return k.in_double; }
 
+// Milliseconds between construction and stop(), by CUDA events on the current device.
+class Timer {
+ public:
+  explicit Timer(int device) : device_(device) {
+    check(cudaEventCreate(&start_), device_, "event creation");
+    check(cudaEventCreate(&stop_), device_, "event creation");
+    check(cudaEventRecord(start_), device_, "event record");
+  }
+  ~Timer() { cudaEventDestroy(start_), cudaEventDestroy(stop_); }
+  Timer(const Timer&) = delete;
+  Timer& operator=(const Timer&) = delete;
+  float stop() {
+    float ms = 0;
+    check(cudaEventRecord(stop_), device_, "event record");
+    check(cudaEventSynchronize(stop_), device_, "event wait");
+    check(cudaEventElapsedTime(&ms, start_, stop_), device_, "event timing");
+    return ms;
+  }
+
+ private:
+  int device_;
+  cudaEvent_t start_, stop_;
+};
+
 }  // namespace
 
-float TransportDevice::run(const transport::TransportKernel& k, const TransportBatch& b, std::uint64_t* tallies,
-                           std::vector<Site<double>>* bank) {
-  check(cudaSetDevice(device_), device_, "device selection");
-  return k.precision == Precision::Float ? run_in<float>(k, b, tallies, bank) : run_in<double>(k, b, tallies, bank);
+TransportDevice::TransportDevice(int device) : device_(device) {
+  check(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device_), device_, "device query");
 }
 
 template <class Real>
-float TransportDevice::run_in(const transport::TransportKernel& k, const TransportBatch& b, std::uint64_t* tallies,
-                              std::vector<Site<double>>* bank) {
+void TransportDevice::launch(const transport::TransportKernel& k, const TransportBatch& b, const Site<double>* d_sites,
+                             bool banking) {
   const transport::TransportArrays<Real>& a = arrays_of<Real>(k);
-  const std::vector<Real> host = packed(a);
-  Real* d_arrays = static_cast<Real*>(arrays_.room(host.size() * sizeof(Real), device_));
+  std::size_t size = 0;
+  for (const auto* v : {&a.layers.surfaces, &a.layers.total, &a.layers.scatter_out, &a.layers.cumulative,
+                        &a.layers.mean_cosine, &a.nu_fission, &a.absorption, &a.chi_cumulative})
+    size += v->size();
+  Real* d_arrays = static_cast<Real*>(arrays_.room(size * sizeof(Real), device_));
   if (uploaded_ != k.id) {
+    const std::vector<Real> host = packed(a);
     check(cudaMemcpy(d_arrays, host.data(), host.size() * sizeof(Real), cudaMemcpyHostToDevice), device_, "cross-section upload");
     uploaded_ = k.id;
   }
   const transport::TransportView<Real> v = device_view(a, d_arrays);
   const int slots = v.slots();
   const std::uint64_t rows = (b.count + b.chunk - 1) / b.chunk;
-  const auto blocks_per_row = static_cast<unsigned>((b.chunk + kBlock - 1) / kBlock);
+  // Enough blocks to fill the GPU, each with a few histories a thread to refill from.
+  const std::uint64_t want = (std::uint64_t{kBlocksPerSm} * static_cast<unsigned>(sms_) + rows - 1) / rows;
+  const auto blocks_per_row = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(want, b.chunk / (kPerThread * kBlock))));
   const std::size_t tally_bytes = rows * static_cast<std::size_t>(slots) * sizeof(ull);
   ull* d_tallies = static_cast<ull*>(tallies_.room(tally_bytes, device_));
+  const bool shared = static_cast<std::size_t>(slots) <= kSharedSlots;
+  auto* d_most = static_cast<unsigned*>(most_.room(sizeof(unsigned), device_));
+  for (;;) {  // once, or again with room for every history's sites
+    auto* d_bank = banking ? static_cast<Site<double>*>(bank_.room(b.count * K_ * sizeof(Site<double>), device_)) : nullptr;
+    auto* d_banked = banking ? static_cast<ull*>(banked_.room(b.count * sizeof(ull), device_)) : nullptr;
+    check(cudaMemset(d_tallies, 0, tally_bytes), device_, "tally reset");
+    check(cudaMemset(d_most, 0, sizeof(unsigned)), device_, "bank reset");
+    histories_kernel<Real><<<static_cast<unsigned>(rows * blocks_per_row), kBlock, shared ? slots * sizeof(ull) : 0>>>(
+        v, k.seed, b.stream_base + b.first, b.count, b.chunk, blocks_per_row, d_sites, static_cast<Real>(1 / b.k),
+        d_tallies, slots, shared, d_bank, K_, d_banked, d_most);
+    check(cudaGetLastError(), device_, "history kernel launch");
+    if (!banking) return;
+    unsigned most = 0;
+    check(cudaMemcpy(&most, d_most, sizeof(unsigned), cudaMemcpyDeviceToHost), device_, "history kernel");
+    if (most <= K_) return;
+    K_ = most;
+  }
+}
+
+std::uint64_t TransportDevice::histories(const transport::TransportKernel& k, const TransportBatch& b,
+                                         const Site<double>* d_sites, bool banking) {
+  if (k.precision == Precision::Float)
+    launch<float>(k, b, d_sites, banking);
+  else
+    launch<double>(k, b, d_sites, banking);
+  if (!banking || b.count == 0) return 0;
+  if (b.count > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+    throw std::runtime_error("an eigenvalue generation of more than 2^31 histories on one GPU");
+  const int n = static_cast<int>(b.count);
+  const auto* banked = static_cast<const ull*>(banked_.get());
+  ull* ends = static_cast<ull*>(ends_.room(b.count * sizeof(ull), device_));
+  std::size_t scratch = 0;
+  check(cub::DeviceScan::InclusiveSum(nullptr, scratch, banked, ends, n), device_, "bank scan sizing");
+  check(cub::DeviceScan::InclusiveSum(scan_scratch_.room(scratch, device_), scratch, banked, ends, n), device_, "bank scan");
+  ull M = 0;
+  check(cudaMemcpy(&M, ends + n - 1, sizeof(ull), cudaMemcpyDeviceToHost), device_, "bank scan");
+  auto* out = static_cast<Site<double>*>(packed_.room(std::max<ull>(M, 1) * sizeof(Site<double>), device_));
+  pack_kernel<<<grid_of(b.count), kBlock>>>(static_cast<const Site<double>*>(bank_.get()), K_, banked, ends, b.count, out);
+  check(cudaGetLastError(), device_, "bank packing");
+  return M;
+}
+
+float TransportDevice::run(const transport::TransportKernel& k, const TransportBatch& b, std::uint64_t* tallies,
+                           std::vector<Site<double>>* bank) {
+  check(cudaSetDevice(device_), device_, "device selection");
+  Timer timer(device_);
   const Site<double>* d_sites = nullptr;
   if (b.sites) {
-    auto* s = static_cast<Site<double>*>(sites_.room(b.count * sizeof(Site<double>), device_));
+    auto* s = static_cast<Site<double>*>(uploaded_sites_.room(b.count * sizeof(Site<double>), device_));
     check(cudaMemcpy(s, b.sites, b.count * sizeof(Site<double>), cudaMemcpyHostToDevice), device_, "site upload");
     d_sites = s;
   }
-  ull* d_count = static_cast<ull*>(count_.room(sizeof(ull), device_));
-  const bool shared = static_cast<std::size_t>(slots) <= kSharedSlots;
-  ull capacity = bank ? std::max<ull>(4096, 3 * b.count) : 0;
-
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), device_, "event creation");
-  check(cudaEventCreate(&stop), device_, "event creation");
-  check(cudaEventRecord(start), device_, "event record");
-  ull banked = 0;
-  for (;;) {  // once, or again with a bank big enough for every site
-    auto* d_bank = bank ? static_cast<BankRecord*>(bank_.room(capacity * sizeof(BankRecord), device_)) : nullptr;
-    check(cudaMemset(d_tallies, 0, tally_bytes), device_, "tally reset");
-    check(cudaMemset(d_count, 0, sizeof(ull)), device_, "bank reset");
-    histories_kernel<Real><<<static_cast<unsigned>(rows * blocks_per_row), kBlock, shared ? slots * sizeof(ull) : 0>>>(
-        v, k.seed, b.stream_base + b.first, b.count, b.chunk, blocks_per_row, d_sites, static_cast<Real>(1 / b.k),
-        d_tallies, slots, shared, d_bank, d_count, capacity);
-    check(cudaGetLastError(), device_, "history kernel launch");
-    check(cudaMemcpy(&banked, d_count, sizeof(ull), cudaMemcpyDeviceToHost), device_, "history kernel");
-    if (banked <= capacity) break;
-    capacity = banked + banked / 4;
-  }
-  if (bank && banked > 0) {
-    const auto* d_bank = static_cast<const BankRecord*>(bank_.get());
-    ull* keys = static_cast<ull*>(keys_.room(2 * banked * sizeof(ull), device_));
-    auto* order = static_cast<unsigned*>(order_.room(2 * banked * sizeof(unsigned), device_));
-    const unsigned grid = static_cast<unsigned>((banked + kBlock - 1) / kBlock);
-    keys_kernel<<<grid, kBlock>>>(d_bank, banked, keys, order);
-    int end_bit = kOrdinalBits;
-    while (end_bit < 64 && (ull{1} << (end_bit - kOrdinalBits)) < b.count) ++end_bit;
-    std::size_t scratch_bytes = 0;
-    check(cub::DeviceRadixSort::SortPairs(nullptr, scratch_bytes, keys, keys + banked, order, order + banked,
-                                          static_cast<int>(banked), 0, end_bit),
-          device_, "bank sort sizing");
-    check(cub::DeviceRadixSort::SortPairs(sort_scratch_.room(scratch_bytes, device_), scratch_bytes, keys, keys + banked, order,
-                                          order + banked, static_cast<int>(banked), 0, end_bit),
-          device_, "bank sort");
-    auto* out = static_cast<Site<double>*>(out_.room(banked * sizeof(Site<double>), device_));
-    gather_kernel<<<grid, kBlock>>>(d_bank, order + banked, banked, out);
-    check(cudaGetLastError(), device_, "bank gather");
+  const std::uint64_t M = histories(k, b, d_sites, bank != nullptr);
+  if (bank && M > 0) {
     const std::size_t at = bank->size();
-    bank->resize(at + banked);
-    check(cudaMemcpy(bank->data() + at, out, banked * sizeof(Site<double>), cudaMemcpyDeviceToHost), device_, "bank download");
+    bank->resize(at + M);
+    check(cudaMemcpy(bank->data() + at, packed_.get(), M * sizeof(Site<double>), cudaMemcpyDeviceToHost), device_, "bank download");
   }
-  check(cudaEventRecord(stop), device_, "event record");
-  check(cudaMemcpy(tallies, d_tallies, tally_bytes, cudaMemcpyDeviceToHost), device_, "tally download");
-  float ms = 0;
-  cudaEventSynchronize(stop);
-  cudaEventElapsedTime(&ms, start, stop);
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return ms;
+  const std::size_t rows = (b.count + b.chunk - 1) / b.chunk;
+  check(cudaMemcpy(tallies, tallies_.get(), rows * static_cast<std::size_t>(k.slots()) * sizeof(ull), cudaMemcpyDeviceToHost),
+        device_, "tally download");
+  return timer.stop();
+}
+
+std::uint64_t TransportDevice::generation(const transport::TransportKernel& k, const TransportBatch& b,
+                                          const transport::SourceMesh& mesh, double u, std::uint64_t* tallies,
+                                          std::uint64_t* counts, float* ms) {
+  check(cudaSetDevice(device_), device_, "device selection");
+  Timer timer(device_);
+  const std::size_t site_bytes = b.count * sizeof(Site<double>);
+  if (b.sites) {
+    check(cudaMemcpy(sites_[current_].room(site_bytes, device_), b.sites, site_bytes, cudaMemcpyHostToDevice), device_,
+          "site upload");
+    kept_ = b.count;
+  }
+  else if (b.kept_sites && kept_ != b.count)
+    throw std::logic_error("a generation from kept sites the device does not hold");
+  const auto* d_sites = b.sites || b.kept_sites ? static_cast<const Site<double>*>(sites_[current_].get()) : nullptr;
+  const std::uint64_t M = histories(k, b, d_sites, true);
+  const auto bins = static_cast<std::size_t>(mesh.bins);
+  ull* d_counts = static_cast<ull*>(counts_.room(bins * sizeof(ull), device_));
+  check(cudaMemset(d_counts, 0, bins * sizeof(ull)), device_, "mesh count reset");
+  if (M > 0) {
+    const auto* bank = static_cast<const Site<double>*>(packed_.get());
+    const bool shared = bins <= kSharedSlots;
+    const unsigned grid = std::min<unsigned>(grid_of(M), 4u * static_cast<unsigned>(sms_));
+    mesh_counts_kernel<<<grid, kBlock, shared ? bins * sizeof(unsigned) : 0>>>(bank, M, mesh, shared, d_counts);
+    check(cudaGetLastError(), device_, "bank mesh counts");
+    auto* next = static_cast<Site<double>*>(sites_[1 - current_].room(site_bytes, device_));
+    draw_kernel<<<grid_of(b.count), kBlock>>>(bank, M, u, b.count, next);
+    check(cudaGetLastError(), device_, "next generation's sites");
+    current_ = 1 - current_;
+    kept_ = b.count;
+  }
+  const std::size_t rows = (b.count + b.chunk - 1) / b.chunk;
+  check(cudaMemcpy(tallies, tallies_.get(), rows * static_cast<std::size_t>(k.slots()) * sizeof(ull), cudaMemcpyDeviceToHost),
+        device_, "tally download");
+  check(cudaMemcpy(counts, d_counts, bins * sizeof(ull), cudaMemcpyDeviceToHost), device_, "mesh count download");
+  *ms = timer.stop();
+  return M;
+}
+
+void TransportDevice::kept_sites(std::vector<Site<double>>* out) {
+  check(cudaSetDevice(device_), device_, "device selection");
+  out->resize(kept_);
+  if (kept_ > 0)
+    check(cudaMemcpy(out->data(), sites_[current_].get(), kept_ * sizeof(Site<double>), cudaMemcpyDeviceToHost), device_,
+          "site download");
 }
 
 }  // namespace mcsim

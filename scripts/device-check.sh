@@ -23,6 +23,7 @@ build/device/mcsim run configs/quickstart.yaml --force -q | tee "$out/quickstart
   build/device/bench/bench_transport configs/transport-fixed-slab.yaml cuda 200000000 5 float
   build/device/bench/bench_transport configs/transport-fixed-slab.yaml cuda 100000000 3 double
   build/device/bench/bench_transport configs/transport-eigen-slab.yaml cuda 1000000 3 float
+  build/device/bench/bench_transport configs/transport-eigen-slab.yaml cuda 10000000 3 float
   OMP_NUM_THREADS=1 build/device/bench/bench_transport configs/transport-fixed-slab.yaml cpu 1000000 3 float
   OMP_NUM_THREADS=1 build/device/bench/bench_transport configs/transport-fixed-slab.yaml cpu 1000000 3 double
 } 2>&1 | tee "$out/bench-transport.txt"

@@ -13,6 +13,9 @@
 #include "app/validate.hpp"
 #include "app/version.hpp"
 #include "io/results.hpp"
+#include "models/transport/fission_source.hpp"
+#include "models/transport/transport_kernel.hpp"
+#include "models/transport/transport_model.hpp"
 #include "job_text.hpp"
 #include "run_exe.hpp"
 #include "same_results.hpp"
@@ -340,4 +343,45 @@ TEST_CASE("particle transport on the GPU has the same bits for any chunk size an
   CHECK(first_different_estimate(a, c) == "");
   const std::string pua = transport_job(pua_slab_model(), "paths: 30_000, precision: float");
   CHECK(first_different_estimate(run_on(io::BackendChoice::Cuda, pua, {}), run_on(io::BackendChoice::Cuda, pua, {})) == "");
+}
+
+TEST_CASE("an eigenvalue generation kept on the GPU gives the host path's tallies bank counts and sites", "[gpu][transport]") {
+  if (!have_gpu()) return;
+  std::string why;
+  const auto gpu = make_cuda_backend(&why);
+  for (const char* precision : {"float", "double"}) {
+    INFO(precision);
+    const io::Job job = io::load_job_text(transport_job(pua_slab_model("  tallies: [{ flux: { bins: 20 } }]\n")), "gpu.yaml",
+                                          {std::string("run.precision=") + precision});
+    const auto& model = dynamic_cast<const transport::TransportModel&>(*job.model);
+    const transport::TransportKernel k = model.transport_kernel(job.run.precision, job.run.seed);
+    const std::uint64_t n = 10'000, slots = static_cast<std::uint64_t>(k.slots()), rows = (n + 4095) / 4096;
+    const transport::SourceMesh mesh{-1.853722, 1.853722, 20};
+    const double u = 0.3;
+    std::vector<transport::Site<double>> sites;  // generation 0 from the source, then from the drawn sites
+    for (std::uint64_t g = 0; g < 2; ++g) {
+      INFO("generation " << g);
+      TransportBatch b{transport::generation_stream(g, 0), 0, n, 4096, sites.empty() ? nullptr : sites.data(), 0.9};
+      // The host path: the bank comes back and is drawn from here.
+      std::vector<std::uint64_t> host_rows(rows * slots), host_counts(20, 0);
+      std::vector<transport::Site<double>> bank, drawn(n);
+      gpu->transport(k, b, host_rows.data(), &bank);
+      REQUIRE(!bank.empty());
+      for (const auto& s : bank) ++host_counts[static_cast<std::size_t>(transport::source_bin(mesh, s.pos))];
+      for (std::uint64_t j = 0; j < n; ++j) drawn[j] = bank[transport::drawn_index(j, u, bank.size(), n)];
+      // The kept path, from the same sites (generation 1: those the device kept).
+      if (g > 0) b.sites = nullptr, b.kept_sites = true;
+      std::vector<std::uint64_t> rows_kept(rows * slots), counts(20);
+      CHECK(gpu->generation(k, b, mesh, u, rows_kept.data(), counts.data()) == bank.size());
+      CHECK(rows_kept == host_rows);
+      CHECK(counts == host_counts);
+      std::vector<transport::Site<double>> kept;
+      gpu->kept_sites(&kept);
+      REQUIRE(kept.size() == n);
+      std::size_t same = 0;
+      for (std::uint64_t j = 0; j < n; ++j) same += kept[j].pos == drawn[j].pos && kept[j].g == drawn[j].g;
+      CHECK(same == n);
+      sites = drawn;
+    }
+  }
 }

@@ -46,17 +46,18 @@ struct Particle {
 // Uniforms one at a time from a history's stream, a Philox block at a time.
 template <class Real>
 struct Uniforms {
-  rng::Stream& stream;
+  rng::Stream stream;
   rng::NormalBlock<Real> block{};
   int left = 0;
   MCSIM_HD Real next() {
     constexpr int size = rng::NormalBlock<Real>::size;
     if (left == 0) block = rng::uniforms<Real>(stream), left = size;
     --left;
-    // block.z[left], by constant indices: the block stays in registers on a GPU.
-    Real out = block.z[0];
+    // The block's last uniform, the rest shifted up: constant indices only, so the
+    // block stays in registers on a GPU (an index would put it in local memory).
+    const Real out = block.z[size - 1];
     MCSIM_UNROLL
-    for (int i = 1; i < size; ++i) out = left == i ? block.z[i] : out;
+    for (int i = size - 1; i > 0; --i) block.z[i] = block.z[i - 1];
     return out;
   }
 };
@@ -98,70 +99,108 @@ MCSIM_HD bool collide(const LayerView<Real>& s, Uniforms<Real>& u, int r, Partic
     p.g = h;
   }
   const Real turn = scattering_cosine(u.next(), s.mean_cosine[r]);
-  p.mu = turned_cosine(p.mu, turn, azimuth_cosine(u.next()));
+  // Isotropic scattering leaves a cosine uniform on [-1, 1] whatever the old one
+  // (turn is then 2u - 1): no azimuth to draw.
+  p.mu = s.mean_cosine[r] == Real(0) ? turn : turned_cosine(p.mu, turn, azimuth_cosine(u.next()));
   return true;
 }
 
-// Slab: follows p until it is absorbed or leaks; returns its fate (p then holds
-// where and with what weight it left).
-template <class Real, class Tally>
-MCSIM_HD Fate slab_history(const LayerView<Real>& s, Uniforms<Real>& u, Particle<Real>& p, Tally& t) {
+// Slab: the region holding position x.
+template <class Real>
+MCSIM_HD int slab_region(const LayerView<Real>& s, Real x) {
   int r = 0;
-  while (r + 1 < s.regions && p.pos >= s.surfaces[r + 1]) ++r;
-  for (;;) {
-    const Real to_collision = flight_distance(u.next(), s.total[r * s.groups + p.g]);
-    // The plane ahead: the region's right one moving right, its left one moving left.
-    const int plane = p.mu > Real(0) ? r + 1 : r;
-    const Real to_plane = distance_to_plane(p.pos, p.mu, s.surfaces[plane]);
-    if (to_collision < to_plane) {
-      t.track(r, p.g, p.w, p.pos, p.mu, to_collision);
-      // Inside the region however the sum rounds: a site banked a hair past the
-      // slab's edge would start its own infinite medium next generation.
-      p.pos = clamp_to(p.pos + p.mu * to_collision, s.surfaces[r], s.surfaces[r + 1]);
-      if (!collide(s, u, r, p, t)) return Fate::Absorbed;
-      continue;
-    }
-    t.track(r, p.g, p.w, p.pos, p.mu, to_plane);
-    p.pos = s.surfaces[plane];
-    if (plane == 0 || plane == s.regions) {
-      if (!(plane == 0 ? s.reflect_low : s.reflect_high)) return plane == 0 ? Fate::LeakedLow : Fate::LeakedHigh;
-      p.mu = -p.mu;  // a mirror: the same plane, the other way
-    } else {
-      r = p.mu > Real(0) ? r + 1 : r - 1;
-    }
-  }
+  while (r + 1 < s.regions && x >= s.surfaces[r + 1]) ++r;
+  return r;
 }
 
-// Sphere: follows p (pos its radius, mu its cosine with the outward radius) until
-// it is absorbed or leaks through the outer surface.
+// Slab: one flight of p in region *r, to a collision (and its outcome) or to the
+// plane ahead. False when the history has ended, its fate then in *fate (and p
+// where and with what weight it left).
+template <class Real, class Tally>
+MCSIM_HD bool slab_flight(const LayerView<Real>& s, Uniforms<Real>& u, Particle<Real>& p, int* r, Tally& t, Fate* fate) {
+  const Real to_collision = flight_distance(u.next(), s.total[*r * s.groups + p.g]);
+  // The plane ahead: the region's right one moving right, its left one moving left.
+  const int plane = p.mu > Real(0) ? *r + 1 : *r;
+  const Real to_plane = distance_to_plane(p.pos, p.mu, s.surfaces[plane]);
+  if (to_collision < to_plane) {
+    t.track(*r, p.g, p.w, p.pos, p.mu, to_collision);
+    // Inside the region however the sum rounds: a site banked a hair past the
+    // slab's edge would start its own infinite medium next generation.
+    p.pos = clamp_to(p.pos + p.mu * to_collision, s.surfaces[*r], s.surfaces[*r + 1]);
+    *fate = Fate::Absorbed;
+    return collide(s, u, *r, p, t);
+  }
+  t.track(*r, p.g, p.w, p.pos, p.mu, to_plane);
+  p.pos = s.surfaces[plane];
+  if (plane == 0 || plane == s.regions) {
+    if (!(plane == 0 ? s.reflect_low : s.reflect_high)) {
+      *fate = plane == 0 ? Fate::LeakedLow : Fate::LeakedHigh;
+      return false;
+    }
+    p.mu = -p.mu;  // a mirror: the same plane, the other way
+  } else {
+    *r = p.mu > Real(0) ? *r + 1 : *r - 1;
+  }
+  return true;
+}
+
+// Sphere: the shell holding radius x.
+template <class Real>
+MCSIM_HD int sphere_region(const LayerView<Real>& s, Real x) {
+  int r = 0;
+  while (r + 1 < s.regions && x >= s.surfaces[r]) ++r;
+  return r;
+}
+
+// Sphere (p.pos its radius, p.mu its cosine with the outward radius): one flight in
+// shell *r, as slab_flight; a sphere leaks only through its outer surface.
+template <class Real, class Tally>
+MCSIM_HD bool sphere_flight(const LayerView<Real>& s, Uniforms<Real>& u, Particle<Real>& p, int* r, Tally& t, Fate* fate) {
+  const int k = *r;
+  const Real to_collision = flight_distance(u.next(), s.total[k * s.groups + p.g]);
+  const Real out = distance_out_of_sphere(p.pos, p.mu, s.surfaces[k]);
+  const Real in = k > 0 ? distance_into_sphere(p.pos, p.mu, s.surfaces[k - 1]) : Real(INFINITY);
+  const Real to_surface = in < out ? in : out;
+  if (to_collision < to_surface) {
+    t.track(k, p.g, p.w, p.pos, p.mu, to_collision);
+    sphere_move(&p.pos, &p.mu, to_collision);
+    p.pos = clamp_to(p.pos, k > 0 ? s.surfaces[k - 1] : Real(0), s.surfaces[k]);
+    *fate = Fate::Absorbed;
+    return collide(s, u, k, p, t);
+  }
+  t.track(k, p.g, p.w, p.pos, p.mu, to_surface);
+  sphere_move(&p.pos, &p.mu, to_surface);
+  if (in < out) {
+    p.pos = s.surfaces[k - 1], *r = k - 1;
+  } else if (k + 1 < s.regions) {
+    p.pos = s.surfaces[k], *r = k + 1;
+  } else {
+    p.pos = s.surfaces[k];
+    if (!s.reflect_high) {
+      *fate = Fate::LeakedHigh;
+      return false;
+    }
+    p.mu = -p.mu;  // a mirror sphere: back inwards at the same angle
+  }
+  return true;
+}
+
+// Follows p through a slab or a sphere until it is absorbed or leaks; returns its fate.
+template <class Real, class Tally>
+MCSIM_HD Fate slab_history(const LayerView<Real>& s, Uniforms<Real>& u, Particle<Real>& p, Tally& t) {
+  int r = slab_region(s, p.pos);
+  Fate f{};
+  while (slab_flight(s, u, p, &r, t, &f)) {
+  }
+  return f;
+}
 template <class Real, class Tally>
 MCSIM_HD Fate sphere_history(const LayerView<Real>& s, Uniforms<Real>& u, Particle<Real>& p, Tally& t) {
-  int r = 0;
-  while (r + 1 < s.regions && p.pos >= s.surfaces[r]) ++r;
-  for (;;) {
-    const Real to_collision = flight_distance(u.next(), s.total[r * s.groups + p.g]);
-    const Real out = distance_out_of_sphere(p.pos, p.mu, s.surfaces[r]);
-    const Real in = r > 0 ? distance_into_sphere(p.pos, p.mu, s.surfaces[r - 1]) : Real(INFINITY);
-    const Real to_surface = in < out ? in : out;
-    if (to_collision < to_surface) {
-      t.track(r, p.g, p.w, p.pos, p.mu, to_collision);
-      sphere_move(&p.pos, &p.mu, to_collision);
-      p.pos = clamp_to(p.pos, r > 0 ? s.surfaces[r - 1] : Real(0), s.surfaces[r]);
-      if (!collide(s, u, r, p, t)) return Fate::Absorbed;
-      continue;
-    }
-    t.track(r, p.g, p.w, p.pos, p.mu, to_surface);
-    sphere_move(&p.pos, &p.mu, to_surface);
-    if (in < out) {
-      p.pos = s.surfaces[r - 1], r -= 1;
-    } else if (r + 1 < s.regions) {
-      p.pos = s.surfaces[r], r += 1;
-    } else {
-      p.pos = s.surfaces[r];
-      if (!s.reflect_high) return Fate::LeakedHigh;
-      p.mu = -p.mu;  // a mirror sphere: back inwards at the same angle
-    }
+  int r = sphere_region(s, p.pos);
+  Fate f{};
+  while (sphere_flight(s, u, p, &r, t, &f)) {
   }
+  return f;
 }
 
 // The flat arrays behind a view, built from a job's regions and materials.

@@ -56,16 +56,22 @@ struct TransportView {
   int slots() const { return slot::Scalars + 2 * layers.groups * bins; }
 };
 
+// A history's scalar scores so far.
+template <class Real>
+struct Scores {
+  Real collisions = 0, absorbed_weight = 0, k_collision = 0, k_absorption = 0, k_track = 0;
+};
+
 // A history's scores. Scalars gather in registers and go to the sink once, at the
 // end of the history; mesh scores go as they come. The sink has
-// add(slot, value) and bank_site(position, group).
+// add(slot, value), add_history(scalar slots' values) and bank_site(position, group).
 template <class Real, class Sink>
 struct Scorer {
   const TransportView<Real>& v;
   Uniforms<Real>& u;
   Sink& sink;
   Real inv_k;  // fission sites per unit of k's collision score: 1 / the last generation's k
-  Real collisions = 0, absorbed_weight = 0, k_collision = 0, k_absorption = 0, k_track = 0;
+  Scores<Real> s{};
 
   MCSIM_HD int bin_of(Real pos) const {
     if (v.bins == 1) return 0;
@@ -76,7 +82,7 @@ struct Scorer {
 
   // Track length w d from (pos, mu), bin by bin.
   MCSIM_HD void track(int r, int g, Real w, Real pos, Real mu, Real d) {
-    if (v.eigenvalue) k_track += w * v.nu_fission[r * v.layers.groups + g] * d;
+    if (v.eigenvalue) s.k_track += w * v.nu_fission[r * v.layers.groups + g] * d;
     if (v.bins == 0) return;
     if (v.bins == 1) return score_track(g, 0, w * d);
     if (v.sphere) return sphere_segment(g, w, pos, mu, d);
@@ -128,11 +134,11 @@ struct Scorer {
 
   MCSIM_HD void collision(int r, int g, Real w, Real pos) {
     const int G = v.layers.groups, rg = r * G + g;
-    collisions += w;
+    s.collisions += w;
     if (v.bins) sink.add(slot::Scalars + G * v.bins + g * v.bins + bin_of(pos), w / v.layers.total[rg]);
     if (!v.eigenvalue) return;
     const Real score = w * v.nu_fission[rg] / v.layers.total[rg];
-    k_collision += score;
+    s.k_collision += score;
     if (score == Real(0)) return;
     // Sites: score / k on average, as floor(score / k + uniform).
     const int n = static_cast<int>(score * inv_k + u.next());
@@ -148,20 +154,15 @@ struct Scorer {
 
   MCSIM_HD void absorbed(int r, int g, Real w) {
     const int rg = r * v.layers.groups + g;
-    absorbed_weight += w;
-    if (v.eigenvalue && v.absorption[rg] > Real(0)) k_absorption += w * v.nu_fission[rg] / v.absorption[rg];
+    s.absorbed_weight += w;
+    if (v.eigenvalue && v.absorption[rg] > Real(0)) s.k_absorption += w * v.nu_fission[rg] / v.absorption[rg];
   }
 
   MCSIM_HD void finish(Fate f, Real w) {
-    if (f == Fate::LeakedHigh) sink.add(slot::Transmission, w);
-    if (f == Fate::LeakedLow) sink.add(slot::Reflection, w);
-    if (f != Fate::Absorbed) sink.add(slot::Leakage, w);
-    sink.add(slot::Absorption, absorbed_weight);
-    sink.add(slot::Collisions, collisions);
-    if (!v.eigenvalue) return;
-    sink.add(slot::KCollision, k_collision);
-    sink.add(slot::KAbsorption, k_absorption);
-    sink.add(slot::KTrack, k_track);
+    const Real scalars[slot::Scalars] = {f == Fate::LeakedHigh ? w : Real(0), f == Fate::LeakedLow ? w : Real(0),
+                                         s.absorbed_weight, f != Fate::Absorbed ? w : Real(0), s.collisions,
+                                         s.k_collision, s.k_absorption, s.k_track};
+    sink.add_history(scalars);
   }
 };
 
@@ -178,18 +179,46 @@ MCSIM_HD Particle<Real> source_particle(const TransportView<Real>& v, Uniforms<R
   return p;
 }
 
-// History `subsequence` of the job (a fixed-source history's index, or generation
-// g's history i as g 2^40 + i): from the source, or isotropically from `site`.
+// A thread's histories, one flight at a time: start() begins history
+// `subsequence` of the job (a fixed-source history's index, or generation g's
+// history i as g 2^40 + i) from the source or, given a site, isotropically from
+// it; flight() moves it to its next event. On a GPU each thread starts its next
+// history as soon as one ends, so a warp's threads stay busy and in step.
+template <class Real>
+struct Histories {
+  // The history's state. (No member refers to another, nor to anything else: a
+  // GPU then keeps them all in registers.)
+  Uniforms<Real> u{rng::Stream(0, 0)};
+  Particle<Real> p{};
+  int r = 0;
+  Scores<Real> scores{};
+
+  MCSIM_HD void start(const TransportView<Real>& v, std::uint64_t seed, std::uint64_t subsequence, const Site<Real>* site) {
+    u = Uniforms<Real>{rng::Stream(seed, subsequence)};
+    scores = Scores<Real>{};
+    p = site ? Particle<Real>{site->pos, Real(2) * u.next() - Real(1), Real(1), site->g} : source_particle(v, u);
+    r = v.sphere ? sphere_region(v.layers, p.pos) : slab_region(v.layers, p.pos);
+  }
+  // False when the history has ended, its scores then in the sink.
+  template <class Sink>
+  MCSIM_HD bool flight(const TransportView<Real>& v, Real inv_k, Sink& sink) {
+    Scorer<Real, Sink> t{v, u, sink, inv_k, scores};
+    Fate f{};
+    const bool on = v.sphere ? sphere_flight(v.layers, u, p, &r, t, &f) : slab_flight(v.layers, u, p, &r, t, &f);
+    scores = t.s;
+    if (!on) t.finish(f, p.w);
+    return on;
+  }
+};
+
+// One whole history (see Histories).
 template <class Real, class Sink>
 MCSIM_HD void run_history(const TransportView<Real>& v, std::uint64_t seed, std::uint64_t subsequence,
                           const Site<Real>* site, Real inv_k, Sink& sink) {
-  rng::Stream stream(seed, subsequence);
-  Uniforms<Real> u{stream};
-  Particle<Real> p = site ? Particle<Real>{site->pos, Real(2) * u.next() - Real(1), Real(1), site->g}
-                          : source_particle(v, u);
-  Scorer<Real, Sink> t{v, u, sink, inv_k};
-  const Fate f = v.sphere ? sphere_history(v.layers, u, p, t) : slab_history(v.layers, u, p, t);
-  t.finish(f, p.w);
+  Histories<Real> h;
+  h.start(v, seed, subsequence, site);
+  while (h.flight(v, inv_k, sink)) {
+  }
 }
 
 // The flat arrays behind a view.
