@@ -1,4 +1,4 @@
-// The mcsim command line: run, show, validate, devices.
+// The mcsim command line: run, show, diff, validate, devices.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "app/driver.hpp"
+#include "app/report.hpp"
 #include "app/signals.hpp"
 #include "app/validate.hpp"
 #include "app/version.hpp"
@@ -18,9 +19,11 @@ namespace {
 using namespace mcsim;
 
 // Exit statuses (README, "Exit statuses"): 0 done, 1 runtime error, 2 config error,
-// kExitStopped (3) stopped by SIGTERM/SIGINT with a checkpoint written.
+// kExitStopped (3) stopped by SIGTERM/SIGINT with a checkpoint written, 4 `diff`
+// found estimates that differ.
 constexpr int kExitRuntime = 1;
 constexpr int kExitConfig = 2;
+constexpr int kExitDiffer = 4;
 
 std::optional<io::BackendChoice> parse_backend(const std::string& s) {
   if (s.empty()) return std::nullopt;
@@ -68,11 +71,18 @@ int cmd_run(const std::string& config, const std::string& output, const std::str
   return 0;
 }
 
-int cmd_show(const std::string& file) {
+int cmd_show(const std::string& file, bool csv, bool json) {
   const io::Results r = io::read_results(file);
+  if (csv || json) return fmt::print("{}", csv ? results_csv(r) : results_json(r)), 0;
   print_results(r, fmt::format("{}: mcsim {} ({}), created {}\n  command  {}", file, r.mcsim_version,
                                r.git_sha, r.created, r.command_line));
   return 0;
+}
+
+int cmd_diff(const std::string& a, const std::string& b, double max_z) {
+  const Comparison c = compare_results(io::read_results(a), io::read_results(b), max_z);
+  fmt::print("{}", format_comparison(c, a, b));
+  return c.agree() ? 0 : kExitDiffer;
 }
 
 int cmd_validate(std::string dir, const std::string& backend, const std::vector<std::string>& sets) {
@@ -100,9 +110,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   const std::vector<std::string> backends{"auto", "cpu", "cuda"};
 
-  std::string config, output, backend, file, dir;
+  std::string config, output, backend, file, other, dir;
   std::vector<std::string> sets;
-  bool force = false, quiet = false, resume = false;
+  bool force = false, quiet = false, resume = false, csv = false, json = false;
+  double max_z = 4;
 
   auto* run = app.add_subcommand("run", "run a job file and write its results (HDF5)");
   run->add_option("config", config, "job file (YAML)")->required()->check(CLI::ExistingFile);
@@ -115,6 +126,13 @@ int main(int argc, char** argv) {
 
   auto* show = app.add_subcommand("show", "print a results file");
   show->add_option("file", file, "results file (HDF5)")->required()->check(CLI::ExistingFile);
+  auto* csv_flag = show->add_flag("--csv", csv, "one line per scenario and estimate, comma-separated, for scripts");
+  show->add_flag("--json", json, "the whole summary as JSON, for scripts")->excludes(csv_flag);
+
+  auto* diff = app.add_subcommand("diff", "say whether two results files agree within their errors (exit 4 if not)");
+  diff->add_option("a", file, "results file (HDF5)")->required()->check(CLI::ExistingFile);
+  diff->add_option("b", other, "results file (HDF5)")->required()->check(CLI::ExistingFile);
+  diff->add_option("--z", max_z, "agree within this many combined standard errors")->capture_default_str()->check(CLI::PositiveNumber);
 
   auto* validate = app.add_subcommand("validate", "run the analytic reference cases; fails if any |z| > 4");
   validate->add_option("dir", dir, "folder of case files (default: validation/)");
@@ -135,7 +153,8 @@ int main(int argc, char** argv) {
   int status = 0;
   try {
     if (*run) status = cmd_run(config, output, backend, sets, force, resume, quiet, join_args(argc, argv));
-    else if (*show) status = cmd_show(file);
+    else if (*show) status = cmd_show(file, csv, json);
+    else if (*diff) status = cmd_diff(file, other, max_z);
     else if (*validate) status = cmd_validate(dir, backend, sets);
     else status = cmd_devices();
   } catch (const io::ConfigError& e) {
