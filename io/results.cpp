@@ -1,6 +1,7 @@
 #include "io/results.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -128,6 +129,19 @@ void write_scenario(hid_t scenarios, const ScenarioResult& s) {
 void check_writable(const std::string& path, bool force) {
   if (fs::exists(path) && !force)
     throw std::runtime_error("'" + path + "' exists; pass --force to overwrite it or -o to write elsewhere");
+  // The results go to NAME.tmp in the same folder first: make the folder and try
+  // that file now, so an unwritable place fails before the work, not after it.
+  const std::string why = "cannot write results to '" + path + "': ";
+  std::error_code e;
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) fs::create_directories(parent, e);
+  if (e) throw std::runtime_error(why + e.message());
+  const std::string tmp = path + ".tmp";
+  if (fs::exists(tmp, e)) return;  // another run's (or a stopped one's) file; writing replaces it
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) throw std::runtime_error(why + std::strerror(errno));
+  std::fclose(f);
+  std::remove(tmp.c_str());
 }
 
 void write_results(const std::string& path, const Results& r, bool force) {

@@ -55,7 +55,8 @@ struct Results {
   std::vector<DeviceTime> device_times;
 };
 
-// Throws if `path` exists and !force; creates the parent folder.
+// Throws if `path` exists and !force, or if its folder cannot be made or written
+// to; creates the folder.
 void check_writable(const std::string& path, bool force);
 void write_results(const std::string& path, const Results& r, bool force);
 Results read_results(const std::string& path);

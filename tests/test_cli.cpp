@@ -81,3 +81,17 @@ TEST_CASE("mcsim show writes CSV and JSON and mcsim diff says whether two runs a
   CHECK(r.output.find("DIFFERS") != std::string::npos);
   fs::remove_all(dir);
 }
+
+TEST_CASE("an output path that cannot be written fails before the run and names the path", "[cli]") {
+  const fs::path dir = scratch();
+  const std::string config = std::string(MCSIM_SOURCE_DIR) + "/configs/quickstart.yaml";
+  std::ofstream(dir / "plain") << "a file, not a folder\n";
+  for (const std::string out : {(dir / "plain" / "r.h5").string(), std::string("/proc/mcsim-results.h5")}) {
+    INFO(out);
+    const auto r = mcsim("run " + config + " --backend cpu -q --set run.paths=1e9 -o " + out);
+    CHECK(r.status == 1);
+    CHECK(r.output.find("cannot write results to '" + out + "'") != std::string::npos);
+    CHECK(r.output.find("price") == std::string::npos);  // nothing ran: 1e9 paths would take a while
+  }
+  fs::remove_all(dir);
+}
