@@ -85,9 +85,19 @@ int cmd_diff(const std::string& a, const std::string& b, double max_z) {
   return c.agree() ? 0 : kExitDiffer;
 }
 
+// The validation cases: ./validation, else an installed copy next to the
+// executable (PREFIX/share/mcsim/validation), else the source tree's.
+std::string default_validation_dir() {
+  namespace fs = std::filesystem;
+  std::error_code e;
+  const fs::path installed = fs::read_symlink("/proc/self/exe", e).parent_path().parent_path() / "share/mcsim/validation";
+  for (const fs::path& p : {fs::path("validation"), installed})
+    if (!p.empty() && fs::is_directory(p, e)) return p.string();
+  return std::string(kSourceDir) + "/validation";
+}
+
 int cmd_validate(std::string dir, const std::string& backend, const std::vector<std::string>& sets) {
-  if (dir.empty()) dir = std::filesystem::is_directory("validation") ? "validation"
-                                                                       : std::string(kSourceDir) + "/validation";
+  if (dir.empty()) dir = default_validation_dir();
   RunOptions opt{parse_backend(backend), false, "mcsim validate"};
   const auto rows = run_validation(dir, opt, sets);
   fmt::print("{}", format_validation(rows));

@@ -1,0 +1,22 @@
+#!/bin/bash
+# Installs the build in $1 into a scratch prefix, then runs the installed mcsim
+# from another folder: the quick-start job from its installed configs, and the
+# validation cases it finds by itself (one of them, to stay quick).
+set -euo pipefail
+build=$1
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+cmake --install "$build" --prefix "$prefix" > /dev/null
+for f in bin/mcsim share/mcsim/configs/quickstart.yaml share/mcsim/validation/transport-fixed.yaml share/doc/mcsim/README.md; do
+  [ -e "$prefix/$f" ] || { echo "not installed: $f"; exit 1; }
+done
+cd "$prefix"
+bin/mcsim run share/mcsim/configs/quickstart.yaml --backend cpu -q --set run.paths=100000 -o out/q.h5 | grep "price" > /dev/null
+[ -f out/q.h5 ] || { echo "no results file"; exit 1; }
+# With no folder given, the installed cases are found: keep one file of them, so
+# the run is quick and its count tells them from the source tree's.
+find share/mcsim/validation -name '*.yaml' ! -name european.yaml -delete
+summary=$(bin/mcsim validate --backend cpu | tail -1)
+echo "$summary" | grep " 0 failed" > /dev/null || { echo "installed validation: $summary"; exit 1; }
+[ "$(bin/mcsim validate share/mcsim/validation --backend cpu | tail -1)" = "$summary" ] || { echo "default folder is not the installed one"; exit 1; }
+echo "install check passed"
