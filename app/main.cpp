@@ -6,6 +6,8 @@
 #include <iostream>
 
 #include "app/driver.hpp"
+#include "app/event_log.hpp"
+#include "app/json.hpp"
 #include "app/report.hpp"
 #include "app/signals.hpp"
 #include "app/validate.hpp"
@@ -52,12 +54,35 @@ void print_results(const io::Results& r, const std::string& title) {
              r.ranks == 1 ? "" : "s");
 }
 
+// Stage seconds and each device's share, for --verbose.
+void print_timing(const io::Results& r) {
+  std::string stages;
+  for (const auto& [stage, s] : r.stage_seconds) stages += fmt::format("{}{} {:.3f} s", stages.empty() ? "" : ", ", stage, s);
+  fmt::print("  stages   {}\n", stages);
+  for (const auto& d : r.device_times)
+    fmt::print("  device   rank {} {}: {:.3f} s{}, {} paths\n", d.rank, d.device, d.seconds,
+               d.kernel_ms > 0 ? fmt::format(" (kernels {:.3f} s)", d.kernel_ms / 1e3) : "", d.paths);
+}
+
+std::string estimates_json(const io::Results& r) {
+  std::string out = "[";
+  for (const auto& s : r.scenarios)
+    for (const auto& e : s.estimates)
+      out += fmt::format("{}{{\"scenario\": {}, \"name\": {}, \"value\": {}, \"std_error\": {}}}", out.size() > 1 ? ", " : "",
+                         json_string(s.name), json_string(e.name), json_number(e.value), json_number(e.std_error));
+  return out + "]";
+}
+
 int cmd_run(const std::string& config, const std::string& output, const std::string& backend,
-            const std::vector<std::string>& sets, bool force, bool resume, bool quiet,
-            const std::string& cmdline) {
+            const std::vector<std::string>& sets, bool force, bool resume, bool quiet, bool verbose,
+            const std::string& log, const std::string& cmdline) {
+  if (!log.empty() && mpi::master()) event_log::open(log);
   io::Job job = io::load_job_file(config, sets);
   const std::string path = output.empty() ? job.run.output : output;
   io::check_writable(path, force);  // fail before the work, not after
+  event_log::write("start", {{"job", json_string(job.run.name)}, {"config", json_string(config)},
+                             {"output", json_string(path)}, {"paths", std::to_string(job.run.paths)},
+                             {"ranks", std::to_string(mpi::size())}, {"command_line", json_string(cmdline)}});
   RunOptions opt{parse_backend(backend), !quiet, cmdline, path, resume, force};
   const io::Results r = run_job(job, opt);
   if (!mpi::master()) return 0;
@@ -67,7 +92,10 @@ int cmd_run(const std::string& config, const std::string& output, const std::str
   const double write_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   print_results(r, fmt::format("mcsim {}: {} ({})\n  model    {}", kVersion, job.run.name, config,
                                job.model->describe()));
+  if (verbose) print_timing(r);
   fmt::print("  wrote    {} ({:.3f} s)\n", path, write_s);
+  event_log::write("done", {{"output", json_string(path)}, {"paths", std::to_string(r.paths)},
+                            {"wall_s", json_number(r.wall_s)}, {"estimates", estimates_json(r)}});
   return 0;
 }
 
@@ -122,7 +150,8 @@ int main(int argc, char** argv) {
 
   std::string config, output, backend, file, other, dir;
   std::vector<std::string> sets;
-  bool force = false, quiet = false, resume = false, csv = false, json = false;
+  bool force = false, quiet = false, verbose = false, resume = false, csv = false, json = false;
+  std::string log;
   double max_z = 4;
 
   auto* run = app.add_subcommand("run", "run a job file and write its results (HDF5)");
@@ -133,6 +162,8 @@ int main(int argc, char** argv) {
   run->add_flag("--force", force, "overwrite an existing results file (and discard old checkpoints)");
   run->add_flag("--resume", resume, "continue from the checkpoint of an unfinished run of this job");
   run->add_flag("-q,--quiet", quiet, "no progress bar");
+  run->add_flag("-v,--verbose", verbose, "also the time of each stage and each device's share");
+  run->add_option("--log", log, "the run's events as JSON lines (start, progress, done, stopped, error) for batch systems");
 
   auto* show = app.add_subcommand("show", "print a results file");
   show->add_option("file", file, "results file (HDF5)")->required()->check(CLI::ExistingFile);
@@ -162,7 +193,7 @@ int main(int argc, char** argv) {
   const auto rank_prefix = [] { return mpi::size() > 1 ? fmt::format("rank {}: ", mpi::rank()) : std::string(); };
   int status = 0;
   try {
-    if (*run) status = cmd_run(config, output, backend, sets, force, resume, quiet, join_args(argc, argv));
+    if (*run) status = cmd_run(config, output, backend, sets, force, resume, quiet, verbose, log, join_args(argc, argv));
     else if (*show) status = cmd_show(file, csv, json);
     else if (*diff) status = cmd_diff(file, other, max_z);
     else if (*validate) status = cmd_validate(dir, backend, sets);
@@ -173,13 +204,16 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%zu error%s; nothing was run\n", e.lines.size(), e.lines.size() == 1 ? "" : "s");
     }
     status = kExitConfig;  // every rank read the same file and stops here
+    event_log::write("error", {{"status", std::to_string(status)}, {"message", json_string(e.what())}});
   } catch (const Stopped& e) {
     if (mpi::master())
       std::fprintf(stderr, "mcsim: %s; continue with: mcsim run %s --resume\n", e.what(), config.c_str());
     status = kExitStopped;  // all ranks agreed to stop
+    event_log::write("stopped", {{"status", std::to_string(status)}, {"message", json_string(e.what())}});
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mcsim: error: %s%s\n", rank_prefix().c_str(), e.what());
     std::fflush(stderr);
+    event_log::write("error", {{"status", std::to_string(kExitRuntime)}, {"message", json_string(e.what())}});
     if (mpi::size() > 1) mpi::abort_all(kExitRuntime);  // the other ranks cannot finish alone
     status = kExitRuntime;
   }

@@ -3,13 +3,18 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <string>
+
+#include "app/event_log.hpp"
+#include "app/json.hpp"
 
 namespace mcsim {
 
 Progress::Progress(std::uint64_t total_paths, bool enabled)
     : total_(total_paths), start_(std::chrono::steady_clock::now()),
-      enabled_(enabled && isatty(STDERR_FILENO)) {
-  if (enabled_) thread_ = std::thread([this] { loop(); });
+      enabled_(enabled && isatty(STDERR_FILENO)),
+      logging_(event_log::enabled()) {
+  if (enabled_ || logging_) thread_ = std::thread([this] { loop(); });
 }
 
 Progress::~Progress() { finish(); }
@@ -26,14 +31,22 @@ void Progress::finish() {
 }
 
 void Progress::loop() {
-  constexpr auto kQuiet = std::chrono::seconds(2);  // short runs print nothing
+  constexpr auto kQuiet = std::chrono::seconds(2);  // short runs draw nothing
+  constexpr auto kLogEvery = std::chrono::seconds(10);
+  auto next_log = start_ + kLogEvery;
   std::unique_lock<std::mutex> lock(mutex_);
-  if (wake_.wait_for(lock, kQuiet, [this] { return stop_; })) return;
-  while (!stop_) {
-    draw(false);
-    drawn_ = true;
-    wake_.wait_for(lock, std::chrono::milliseconds(250), [this] { return stop_; });
+  while (!wake_.wait_for(lock, std::chrono::milliseconds(250), [this] { return stop_; })) {
+    const auto now = std::chrono::steady_clock::now();
+    if (enabled_ && now - start_ >= kQuiet) draw(false), drawn_ = true;
+    if (logging_ && now >= next_log) log(), next_log += kLogEvery;
   }
+}
+
+void Progress::log() {
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const std::uint64_t done = done_.load(std::memory_order_relaxed);
+  event_log::write("progress", {{"done", std::to_string(done)}, {"total", std::to_string(total_)},
+                                {"elapsed_s", json_number(elapsed)}});
 }
 
 void Progress::draw(bool final) {

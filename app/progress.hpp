@@ -1,5 +1,6 @@
 // A progress line on stderr (paths done, rate, time left), shown only when stderr
-// is a terminal and the run has lasted a couple of seconds.
+// is a terminal and the run has lasted a couple of seconds; and a progress event
+// every 10 s in the event log, when there is one (app/event_log.hpp).
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -23,10 +24,11 @@ class Progress {
  private:
   void loop();
   void draw(bool final);
+  void log();
   std::uint64_t total_;
   std::atomic<std::uint64_t> done_{0};
   std::chrono::steady_clock::time_point start_;
-  bool enabled_, drawn_ = false, stop_ = false;
+  bool enabled_, logging_, drawn_ = false, stop_ = false;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::thread thread_;

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <optional>
 
+#include "app/json.hpp"
+
 namespace mcsim {
 
 namespace {
@@ -22,19 +24,6 @@ std::string csv_field(const std::string& s) {
   for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
 }
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\', out += c;
-    else if (c == '\n') out += "\\n";
-    else if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", c);
-    else out += c;
-  }
-  return out + "\"";
-}
-
-std::string json_number(double v) { return std::isfinite(v) ? fmt::format("{:.17g}", v) : "null"; }
 
 }  // namespace
 

@@ -1,4 +1,6 @@
 // The mcsim executable as a user runs it: exit statuses, messages, files.
+#include <yaml-cpp/yaml.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -93,5 +95,49 @@ TEST_CASE("an output path that cannot be written fails before the run and names 
     CHECK(r.output.find("cannot write results to '" + out + "'") != std::string::npos);
     CHECK(r.output.find("price") == std::string::npos);  // nothing ran: 1e9 paths would take a while
   }
+  fs::remove_all(dir);
+}
+
+namespace {
+std::vector<YAML::Node> json_lines(const fs::path& file) {
+  std::vector<YAML::Node> out;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) out.push_back(YAML::Load(line));  // JSON is YAML
+  return out;
+}
+}  // namespace
+
+TEST_CASE("mcsim run --log writes JSON lines from start to done and a config error with its status", "[cli]") {
+  const fs::path dir = scratch();
+  const std::string config = std::string(MCSIM_SOURCE_DIR) + "/configs/quickstart.yaml";
+  const std::string out = (dir / "q.h5").string(), log = (dir / "run.jsonl").string();
+  const auto r = mcsim("run " + config + " --backend cpu -q -v --set run.paths=200000 -o " + out + " --log " + log);
+  CHECK(r.status == 0);
+  CHECK(r.output.find("  stages   setup ") != std::string::npos);  // --verbose
+  const auto events = json_lines(log);
+  REQUIRE(events.size() >= 2);
+  CHECK(events.front()["event"].as<std::string>() == "start");
+  CHECK(events.front()["paths"].as<std::uint64_t>() == 200000);
+  CHECK(events.front()["output"].as<std::string>() == out);
+  const YAML::Node done = events.back();
+  CHECK(done["event"].as<std::string>() == "done");
+  // The same numbers as the results file, every digit (show --csv: base,price,value,std_error,...).
+  const std::string csv = mcsim("show " + out + " --csv").output;
+  const auto row = csv.find("\nbase,price,");
+  REQUIRE(row != std::string::npos);
+  const YAML::Node fields = YAML::Load("[" + csv.substr(row + 12, csv.find('\n', row + 1) - row - 12) + "]");
+  REQUIRE(done["estimates"].size() == 1);
+  CHECK(done["estimates"][0]["name"].as<std::string>() == "price");
+  CHECK(done["estimates"][0]["value"].as<double>() == fields[0].as<double>());
+  CHECK(done["estimates"][0]["std_error"].as<double>() == fields[1].as<double>());
+  for (const auto& e : events) CHECK(e["time"].as<std::string>().size() == 20);  // 2026-11-30T21:00:00Z
+
+  const auto bad = mcsim("run " + config + " --backend cpu -q --set run.paths=-5 -o " + out + "2 --log " + log);
+  CHECK(bad.status == 2);
+  const auto error = json_lines(log);
+  REQUIRE(error.size() == 1);
+  CHECK(error[0]["event"].as<std::string>() == "error");
+  CHECK(error[0]["status"].as<int>() == 2);
+  CHECK(error[0]["message"].as<std::string>().find("run.paths") != std::string::npos);
   fs::remove_all(dir);
 }
