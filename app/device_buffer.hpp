@@ -1,6 +1,6 @@
 // Device memory that grows to the largest size asked of it and is kept between
-// calls, and CUDA errors as exceptions that name the device and the step. For the
-// CUDA backend's files only.
+// calls, CUDA errors as exceptions that name the device and the step, and a timer
+// of device work by CUDA events. For the CUDA backend's files only.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -40,6 +40,34 @@ class DeviceBuffer {
  private:
   void* ptr_ = nullptr;
   std::size_t bytes_ = 0;
+};
+
+// The device's milliseconds for the work queued on the default stream between
+// construction and ms(), which waits for it.
+class EventTimer {
+ public:
+  explicit EventTimer(int device) : device_(device) {
+    check_cuda(cudaEventCreate(&start_), device_, "event creation");
+    check_cuda(cudaEventCreate(&stop_), device_, "event creation");
+    check_cuda(cudaEventRecord(start_), device_, "event record");
+  }
+  ~EventTimer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  EventTimer(const EventTimer&) = delete;
+  EventTimer& operator=(const EventTimer&) = delete;
+  float ms(const std::string& what) {
+    check_cuda(cudaEventRecord(stop_), device_, "event record");
+    check_cuda(cudaEventSynchronize(stop_), device_, what);
+    float ms = 0;
+    check_cuda(cudaEventElapsedTime(&ms, start_, stop_), device_, "event timing");
+    return ms;
+  }
+
+ private:
+  int device_;
+  cudaEvent_t start_, stop_;
 };
 
 }  // namespace mcsim

@@ -102,31 +102,6 @@ const var::PortfolioArrays<float>& arrays_of<float>(const var::RiskKernel& k) { 
 template <>
 const var::PortfolioArrays<double>& arrays_of<double>(const var::RiskKernel& k) { return k.in_double; }
 
-// Times a sequence of launches with events on the default stream.
-class Timer {
- public:
-  explicit Timer(int device) : device_(device) {
-    check(cudaEventCreate(&start_), device_, "event creation");
-    check(cudaEventCreate(&stop_), device_, "event creation");
-    check(cudaEventRecord(start_), device_, "event");
-  }
-  ~Timer() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-  float ms() {
-    check(cudaEventRecord(stop_), device_, "event");
-    check(cudaEventSynchronize(stop_), device_, "risk kernels");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, start_, stop_), device_, "event");
-    return ms;
-  }
-
- private:
-  int device_;
-  cudaEvent_t start_, stop_;
-};
-
 template <class Real>
 var::PortfolioView<Real> device_view(const var::RiskKernel& k, void* reals, void* ints) {
   return arrays_of<Real>(k).view(static_cast<const Real*>(reals), static_cast<const int*>(ints));
@@ -196,14 +171,14 @@ float RiskDevice::losses(const var::RiskKernel& k, std::uint64_t first, std::uin
   check(cudaSetDevice(device_), device_, "device selection");
   upload(k);
   double* d_out = static_cast<double*>(out_.room(count * sizeof(double), device_));
-  Timer timer(device_);
+  EventTimer timer(device_);
   if (k.precision == Precision::Float)
     launch_losses<float>(device_, device_view<float>(k, reals_.get(), ints_.get()), k.seed, first, count, d_out,
                          [&](std::size_t bytes) { return static_cast<float*>(scratch_.room(bytes, device_)); });
   else
     launch_losses<double>(device_, device_view<double>(k, reals_.get(), ints_.get()), k.seed, first, count, d_out,
                           [&](std::size_t bytes) { return static_cast<double*>(scratch_.room(bytes, device_)); });
-  const float ms = timer.ms();
+  const float ms = timer.ms("risk kernels");
   check(cudaMemcpy(out, d_out, count * sizeof(double), cudaMemcpyDeviceToHost), device_, "copy of losses");
   return ms;
 }
@@ -228,7 +203,7 @@ float RiskDevice::position_sums(const var::RiskKernel& k, const std::vector<std:
     const int segments = (m + kSegment - 1) / kSegment;
     auto* partial = static_cast<Fixed*>(partial_.room((segments + 1) * width * sizeof(Fixed), device_));
     Fixed* d_out = partial + segments * width;
-    Timer timer(device_);
+    EventTimer timer(device_);
     if (k.precision == Precision::Float)
       launch_position_sums<float>(device_, device_view<float>(k, reals_.get(), ints_.get()), k.seed, d_list, d_masks, m,
                                   bands, k.unit, k.square_unit, static_cast<float*>(scratch),
@@ -237,7 +212,7 @@ float RiskDevice::position_sums(const var::RiskKernel& k, const std::vector<std:
       launch_position_sums<double>(device_, device_view<double>(k, reals_.get(), ints_.get()), k.seed, d_list, d_masks, m,
                                    bands, k.unit, k.square_unit, static_cast<double*>(scratch),
                                    static_cast<double*>(log_spots), partial, d_out);
-    ms += timer.ms();
+    ms += timer.ms("risk kernels");
     check(cudaMemcpy(part.data(), d_out, width * sizeof(Fixed), cudaMemcpyDeviceToHost), device_, "copy of position sums");
     for (std::size_t j = 0; j < width; ++j) sums[j] += part[j];
   }

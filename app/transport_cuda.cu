@@ -14,6 +14,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -144,30 +145,22 @@ __global__ void draw_kernel(const Site<double>* bank, ull M, double u, ull n, Si
 
 unsigned grid_of(ull n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock); }
 
-// The view's arrays in one device buffer, and the view pointing into it.
+// The view's arrays, in the order one device buffer holds them.
 template <class Real>
-transport::TransportView<Real> device_view(const transport::TransportArrays<Real>& a, Real* buffer) {
-  transport::TransportView<Real> v = a.view();
-  const transport::LayerArrays<Real>& l = a.layers;
-  std::size_t at = 0;
-  const auto place = [&](const std::vector<Real>& host) {
-    Real* p = buffer + at;
-    at += host.size();
-    return p;
-  };
-  v.layers.surfaces = place(l.surfaces), v.layers.total = place(l.total), v.layers.scatter_out = place(l.scatter_out);
-  v.layers.cumulative = place(l.cumulative), v.layers.mean_cosine = place(l.mean_cosine);
-  v.nu_fission = place(a.nu_fission), v.absorption = place(a.absorption), v.chi_cumulative = place(a.chi_cumulative);
-  return v;
+std::array<const std::vector<Real>*, 8> parts(const transport::TransportArrays<Real>& a) {
+  return {&a.layers.surfaces, &a.layers.total,     &a.layers.scatter_out, &a.layers.cumulative,
+          &a.layers.mean_cosine, &a.nu_fission, &a.absorption,          &a.chi_cumulative};
 }
 
+// The view pointing into that buffer.
 template <class Real>
-std::vector<Real> packed(const transport::TransportArrays<Real>& a) {
-  std::vector<Real> out;
-  for (const auto* v : {&a.layers.surfaces, &a.layers.total, &a.layers.scatter_out, &a.layers.cumulative,
-                        &a.layers.mean_cosine, &a.nu_fission, &a.absorption, &a.chi_cumulative})
-    out.insert(out.end(), v->begin(), v->end());
-  return out;
+transport::TransportView<Real> device_view(const transport::TransportArrays<Real>& a, Real* buffer) {
+  Real* at[8];
+  for (std::size_t i = 0; i < 8; ++i) at[i] = buffer, buffer += parts(a)[i]->size();
+  transport::TransportView<Real> v = a.view();
+  v.layers.surfaces = at[0], v.layers.total = at[1], v.layers.scatter_out = at[2], v.layers.cumulative = at[3];
+  v.layers.mean_cosine = at[4], v.nu_fission = at[5], v.absorption = at[6], v.chi_cumulative = at[7];
+  return v;
 }
 
 template <class Real>
@@ -176,30 +169,6 @@ template <>
 const transport::TransportArrays<float>& arrays_of<float>(const transport::TransportKernel& k) { return k.in_float; }
 template <>
 const transport::TransportArrays<double>& arrays_of<double>(const transport::TransportKernel& k) { return k.in_double; }
-
-// Milliseconds between construction and stop(), by CUDA events on the current device.
-class Timer {
- public:
-  explicit Timer(int device) : device_(device) {
-    check(cudaEventCreate(&start_), device_, "event creation");
-    check(cudaEventCreate(&stop_), device_, "event creation");
-    check(cudaEventRecord(start_), device_, "event record");
-  }
-  ~Timer() { cudaEventDestroy(start_), cudaEventDestroy(stop_); }
-  Timer(const Timer&) = delete;
-  Timer& operator=(const Timer&) = delete;
-  float stop() {
-    float ms = 0;
-    check(cudaEventRecord(stop_), device_, "event record");
-    check(cudaEventSynchronize(stop_), device_, "event wait");
-    check(cudaEventElapsedTime(&ms, start_, stop_), device_, "event timing");
-    return ms;
-  }
-
- private:
-  int device_;
-  cudaEvent_t start_, stop_;
-};
 
 }  // namespace
 
@@ -212,12 +181,11 @@ void TransportDevice::launch(const transport::TransportKernel& k, const Transpor
                              bool banking) {
   const transport::TransportArrays<Real>& a = arrays_of<Real>(k);
   std::size_t size = 0;
-  for (const auto* v : {&a.layers.surfaces, &a.layers.total, &a.layers.scatter_out, &a.layers.cumulative,
-                        &a.layers.mean_cosine, &a.nu_fission, &a.absorption, &a.chi_cumulative})
-    size += v->size();
+  for (const auto* part : parts(a)) size += part->size();
   Real* d_arrays = static_cast<Real*>(arrays_.room(size * sizeof(Real), device_));
   if (uploaded_ != k.id) {
-    const std::vector<Real> host = packed(a);
+    std::vector<Real> host;
+    for (const auto* part : parts(a)) host.insert(host.end(), part->begin(), part->end());
     check(cudaMemcpy(d_arrays, host.data(), host.size() * sizeof(Real), cudaMemcpyHostToDevice), device_, "cross-section upload");
     uploaded_ = k.id;
   }
@@ -274,7 +242,7 @@ std::uint64_t TransportDevice::histories(const transport::TransportKernel& k, co
 float TransportDevice::run(const transport::TransportKernel& k, const TransportBatch& b, std::uint64_t* tallies,
                            std::vector<Site<double>>* bank) {
   check(cudaSetDevice(device_), device_, "device selection");
-  Timer timer(device_);
+  EventTimer timer(device_);
   const Site<double>* d_sites = nullptr;
   if (b.sites) {
     auto* s = static_cast<Site<double>*>(uploaded_sites_.room(b.count * sizeof(Site<double>), device_));
@@ -290,14 +258,14 @@ float TransportDevice::run(const transport::TransportKernel& k, const TransportB
   const std::size_t rows = (b.count + b.chunk - 1) / b.chunk;
   check(cudaMemcpy(tallies, tallies_.get(), rows * static_cast<std::size_t>(k.slots()) * sizeof(ull), cudaMemcpyDeviceToHost),
         device_, "tally download");
-  return timer.stop();
+  return timer.ms("transport kernels");
 }
 
 std::uint64_t TransportDevice::generation(const transport::TransportKernel& k, const TransportBatch& b,
                                           const transport::SourceMesh& mesh, double u, std::uint64_t* tallies,
                                           std::uint64_t* counts, float* ms) {
   check(cudaSetDevice(device_), device_, "device selection");
-  Timer timer(device_);
+  EventTimer timer(device_);
   const std::size_t site_bytes = b.count * sizeof(Site<double>);
   if (b.sites) {
     check(cudaMemcpy(sites_[current_].room(site_bytes, device_), b.sites, site_bytes, cudaMemcpyHostToDevice), device_,
@@ -327,7 +295,7 @@ std::uint64_t TransportDevice::generation(const transport::TransportKernel& k, c
   check(cudaMemcpy(tallies, tallies_.get(), rows * static_cast<std::size_t>(k.slots()) * sizeof(ull), cudaMemcpyDeviceToHost),
         device_, "tally download");
   check(cudaMemcpy(counts, d_counts, bins * sizeof(ull), cudaMemcpyDeviceToHost), device_, "mesh count download");
-  *ms = timer.stop();
+  *ms = timer.ms("transport kernels");
   return M;
 }
 
