@@ -27,6 +27,13 @@ build/device/mcsim run configs/quickstart.yaml --force -q | tee "$out/quickstart
   OMP_NUM_THREADS=1 build/device/bench/bench_transport configs/transport-fixed-slab.yaml cpu 1000000 3 float
   OMP_NUM_THREADS=1 build/device/bench/bench_transport configs/transport-fixed-slab.yaml cpu 1000000 3 double
 } 2>&1 | tee "$out/bench-transport.txt"
+# The same transport jobs on every GPU of the node (one rank), when there are several.
+if [ "$(nvidia-smi -L | wc -l)" -gt 1 ]; then
+  {
+    build/device/bench/bench_transport configs/transport-fixed-slab.yaml cuda 400000000 5 float
+    build/device/bench/bench_transport configs/transport-eigen-slab.yaml cuda 10000000 3 float
+  } 2>&1 | tee "$out/bench-transport-all-gpus.txt"
+fi
 [ "${SKIP_VAR:-0}" = 1 ] && exit 0
 # Portfolio risk: the issue's 100-asset, 1,000-option book at 10^8 scenarios (float
 # and double), the 200-asset, 5,000-option example, and the CPU on one thread.

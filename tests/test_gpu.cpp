@@ -127,6 +127,37 @@ TEST_CASE("one GPU and every GPU of the node give the same bits", "[gpu]") {
   fs::remove_all(dir);
 }
 
+TEST_CASE("particle transport gives the same bits on one GPU every GPU and one rank per GPU", "[gpu]") {
+  if (!have_gpu()) return;
+  const fs::path dir = test_exe::scratch("gpu-count-transport");
+  // Fixed source and eigenvalue (the bank crosses devices and ranks there).
+  const std::vector<std::pair<std::string, std::string>> jobs{
+      {"transport-fixed-slab", " --set run.paths=4_000_000 --set run.precision=float"},
+      {"transport-eigen-slab", " --set run.paths=200_000 --set model.eigenvalue.inactive=5"
+                               " --set model.eigenvalue.active=10 --set run.precision=float"}};
+  for (const auto& [name, sets] : jobs) {
+    const std::string config = std::string(MCSIM_SOURCE_DIR) + "/configs/" + name + ".yaml";
+    const std::string one = (dir / (name + "-one.h5")).string(), all = (dir / (name + "-all.h5")).string();
+    const std::string args = "run " + config + " --backend cuda -q" + sets + " -o ";
+    const auto a = test_exe::run(args + one, "CUDA_VISIBLE_DEVICES=0");
+    INFO(name << ": " << a.output);
+    REQUIRE(a.status == 0);
+    const auto b = test_exe::run(args + all);
+    REQUIRE(b.status == 0);
+    std::cout << name << ": GPUs in the all-GPU run: " << io::read_results(all).device_times.size() << "\n";
+    CHECK(same_results(one, all));
+#if defined(MCSIM_MPIEXEC)
+    const std::string ranks = (dir / (name + "-ranks.h5")).string();
+    const auto c = test_exe::run(args + ranks, std::string(MCSIM_MPIEXEC) + " -np 2 --oversubscribe --allow-run-as-root");
+    INFO(c.output);
+    REQUIRE(c.status == 0);
+    CHECK(io::read_results(ranks).ranks == 2);
+    CHECK(same_results(one, ranks));
+#endif
+  }
+  fs::remove_all(dir);
+}
+
 TEST_CASE("a non-finite GPU tally stops the run naming chunk and device", "[gpu]") {
   if (!have_gpu()) return;
   const fs::path dir = test_exe::scratch("gpu-fault");
