@@ -201,13 +201,104 @@ std::vector<std::unique_ptr<Backend>> choose_backends(io::BackendChoice choice) 
   return out;
 }
 
-io::Results run_job(const io::Job& job, const RunOptions& options) {
+namespace {
+
+// One scenario's job.
+io::Results run_scenario(const io::Job& job, const RunOptions& options) {
   if (const auto* risk = dynamic_cast<const var::VarModel*>(job.model.get())) return run_risk_job(job, *risk, options);
   if (const auto* t = dynamic_cast<const transport::TransportModel*>(job.model.get()))
     return run_transport_job(job, *t, options);
   io::Results r = simulate_job(job, options);
   add_greeks(job, options, simulate_job, r);
   return r;
+}
+
+// Every scenario's estimates minus the base scenario's, by name.
+void add_differences(io::Results& r) {
+  const io::ScenarioResult& base = r.scenarios.front();
+  for (std::size_t i = 1; i < r.scenarios.size(); ++i) {
+    io::ScenarioResult& s = r.scenarios[i];
+    const auto& weights = s.batches.weights == base.batches.weights ? s.batches.weights : std::vector<double>{};
+    for (const reduce::Estimate& e : s.estimates)
+      for (const reduce::Estimate& b : base.estimates) {
+        if (b.name != e.name) continue;
+        const auto values = [](const io::ScenarioResult& x, const std::string& name) {
+          const auto found = x.batches.values.find(name);
+          return found == x.batches.values.end() ? std::vector<double>{} : found->second;
+        };
+        reduce::Difference d = reduce::paired_difference(e, b, values(s, e.name), values(base, e.name), weights);
+        for (const Reference& x : s.references)
+          for (const Reference& y : base.references)
+            if (x.name == e.name && y.name == e.name && x.tolerance == 0 && y.tolerance == 0) d.reference = x.value - y.value;
+        s.differences.push_back(d);
+      }
+  }
+}
+
+// Adds a later scenario's run to the first's: its results, and its seconds.
+void merge_run(io::Results& all, io::Results&& r) {
+  all.scenarios.push_back(std::move(r.scenarios.front()));
+  all.wall_s += r.wall_s;
+  for (const auto& [stage, s] : r.stage_seconds)
+    for (auto& [name, total] : all.stage_seconds)
+      if (name == stage) total += s;
+  for (const io::DeviceTime& d : r.device_times)
+    for (io::DeviceTime& t : all.device_times)
+      if (t.rank == d.rank && t.device == d.device) t.seconds += d.seconds, t.kernel_ms += d.kernel_ms, t.paths += d.paths;
+}
+
+}  // namespace
+
+std::string scenario_checkpoint_path(const std::string& results_path, const io::Job& job, std::size_t i) {
+  if (i == 0 || results_path.empty()) return results_path;
+  const std::string ext = ".h5";
+  const bool has_ext = results_path.size() > ext.size() && results_path.compare(results_path.size() - 3, 3, ext) == 0;
+  return (has_ext ? results_path.substr(0, results_path.size() - 3) : results_path) + "." + job.scenarios.at(i).name + ext;
+}
+
+void remove_job_checkpoints(const std::string& results_path, const io::Job& job) {
+  for (std::size_t i = 0; i < job.scenarios.size(); ++i) io::remove_checkpoints(scenario_checkpoint_path(results_path, job, i));
+}
+
+io::Results run_job(const io::Job& job, const RunOptions& options) {
+  const std::size_t n = job.scenarios.size();
+  if (n <= 1) return run_scenario(job, options);
+  // Checkpoints per scenario: refuse to start over an unfinished run before any
+  // work, and resume the scenarios that have some (the others start afresh).
+  std::vector<bool> saved(n);
+  for (std::size_t i = 0; i < n; ++i)
+    saved[i] = !options.checkpoint_for.empty() && !io::find_checkpoints(scenario_checkpoint_path(options.checkpoint_for, job, i)).empty();
+  const bool any = std::find(saved.begin(), saved.end(), true) != saved.end();
+  if (options.resume && !any) throw std::runtime_error("--resume: no checkpoint of '" + options.checkpoint_for + "' found");
+
+  io::Results all;
+  double simulate_s = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    io::Job one = job.scenario(i);
+    if (i > 0 && (job.run.target_rel_error > 0 || job.run.target_abs_error > 0)) {
+      // The base scenario's paths exactly: its target error may have stopped it early.
+      one.run.paths = mpi::broadcast(all.paths);
+      one.run.target_rel_error = one.run.target_abs_error = 0;
+    }
+    RunOptions o = options;
+    o.checkpoint_for = scenario_checkpoint_path(options.checkpoint_for, job, i);
+    o.resume = options.resume && saved[i];
+    o.checkpoint_at_end = true;
+    if (options.progress && mpi::master()) fmt::print(stderr, "scenario {} ({} of {})\n", job.scenarios[i].name, i + 1, n);
+    io::Results r = run_scenario(one, o);
+    if (!mpi::master()) continue;
+    r.scenarios.front().name = job.scenarios[i].name;
+    r.scenarios.front().overrides = job.scenarios[i].overrides;
+    for (const auto& [stage, s] : r.stage_seconds)
+      if (stage == "simulate") simulate_s += s;
+    if (i == 0) all = std::move(r);
+    else merge_run(all, std::move(r));
+  }
+  if (!mpi::master()) return all;
+  all.config = job.yaml;
+  all.paths_per_s = simulate_s > 0 ? static_cast<double>(all.paths) * static_cast<double>(n) / simulate_s : 0.0;
+  add_differences(all);
+  return all;
 }
 
 namespace {
@@ -293,6 +384,7 @@ io::Results simulate_job(const io::Job& job, const RunOptions& options) {
     }
   }
 
+  if (options.checkpoint_at_end) ckpt.save(store, owned);
   // Rank 0 collects the chunk table for the file, and every device's timings.
   const auto t_gather = Clock::now();
   std::vector<double> records;  // [first, last, partials...] per owned span
@@ -326,6 +418,15 @@ io::Results simulate_job(const io::Job& job, const RunOptions& options) {
   scenario.references = job.model->references();
   scenario.tally_layout = tally_layout(job.model->outputs());
   scenario.chunk_tallies.assign(store.slot(0), store.slot(0) + end * width);
+  // The estimates on batches of chunks, for paired differences between scenarios.
+  const std::uint64_t B = reduce::batch_count(end);
+  for (std::uint64_t b = 0; b < B; ++b) {
+    const auto [first, last] = reduce::batch_rows(b, B, end);
+    reduce::Tally t(store.slot(first), store.slot(first) + width);
+    for (std::uint64_t c = first + 1; c < last; ++c)
+      for (std::size_t i = 0; i < width; ++i) t[i] += store.slot(c)[i];
+    scenario.batches.add(job.model->summarise(t).estimates);
+  }
   results_header(job, options, backends.front()->name(), &r);
   r.paths = std::min(run.paths, end * run.chunk_paths);
   for (const auto& n : names) {
@@ -368,6 +469,20 @@ std::string format_estimates(const io::ScenarioResult& s) {
                        e.name, w, e.value, e.std_error, e.ci_low, e.ci_high, e.samples, ref, z);
   }
   out += notes;
+  if (!s.differences.empty()) {
+    out += fmt::format("  {:<{}} {:>16} {:>12} {:>29} {:>12} {:>16} {:>7}\n", "minus base", w, "difference", "paired err",
+                       "95% interval (paired)", "unpaired err", "reference", "z");
+    for (const auto& d : s.differences) {
+      const reduce::Estimate& e = d.estimate;
+      const bool paired = !std::isnan(e.std_error);
+      const bool ref = !std::isnan(d.reference);
+      out += fmt::format("  {:<{}} {:>+16.10g} {:>12} {:>29} {:>12.4g} {:>16} {:>7}\n", e.name, w, e.value,
+                         paired ? fmt::format("{:.4g}", e.std_error) : "n/a",
+                         paired ? fmt::format("[{:>13.8g}, {:>13.8g}]", e.ci_low, e.ci_high) : "", d.unpaired_std_error,
+                         ref ? fmt::format("{:+.10g}", d.reference) : "",
+                         ref && paired ? fmt::format("{:+.2f}", (e.value - d.reference) / e.std_error) : "");
+    }
+  }
   for (const auto& [name, value] : s.diagnostics) out += fmt::format("  {:<{}} {:.4g}\n", name, w + 17, value);
   return out;
 }

@@ -22,6 +22,9 @@ struct RunOptions {
   std::string checkpoint_for;
   bool resume = false;       // continue from the checkpoints found
   bool discard_old = false;  // delete checkpoints found instead of refusing to start
+  // Also checkpoint a finished run: a job of several scenarios keeps each finished
+  // one until its results file is written.
+  bool checkpoint_at_end = false;
 };
 
 // A run stopped by SIGTERM/SIGINT after writing its checkpoint.
@@ -33,8 +36,15 @@ struct Stopped : std::runtime_error {
 // Throws if a requested CUDA backend cannot be had.
 std::vector<std::unique_ptr<Backend>> choose_backends(io::BackendChoice choice);
 
-// Runs the job on every rank; the returned results are whole on rank 0 only.
+// Runs the job on every rank, each of its scenarios in turn with the same random
+// numbers, and their paired differences from the base scenario; the returned
+// results are whole on rank 0 only.
 io::Results run_job(const io::Job& job, const RunOptions& options);
+
+// The results path that scenario i's checkpoints are named after (the results path
+// itself for the base scenario), and the removal of every scenario's checkpoints.
+std::string scenario_checkpoint_path(const std::string& results_path, const io::Job& job, std::size_t i);
+void remove_job_checkpoints(const std::string& results_path, const io::Job& job);
 
 // The provenance of a results file: version, time, command line, config, backend,
 // precision, seed, chunk size, ranks.

@@ -75,6 +75,15 @@ void add_greeks(const io::Job& job, const RunOptions& options, const RunFn& run,
     e.ci_high = mean + reduce::kZ95 * e.std_error;
     e.samples = static_cast<std::uint64_t>(total);
     s.estimates.push_back(e);
+    // The same batches of chunks as the run's other estimates.
+    std::vector<double>& batches = s.batches.values[b.greek];
+    const std::uint64_t B = s.batches.weights.size();
+    for (std::uint64_t k = 0; k < B; ++k) {
+      const auto [first, last] = reduce::batch_rows(k, B, chunks);
+      double sum = 0, w = 0;
+      for (std::uint64_t c = first; c < last; ++c) sum += weight[c] * g[c], w += weight[c];
+      batches.push_back(sum / w);
+    }
     s.diagnostics.emplace_back(b.greek + "_bump", b.step);
   }
 }

@@ -88,7 +88,7 @@ int cmd_run(const std::string& config, const std::string& output, const std::str
   if (!mpi::master()) return 0;
   const auto t0 = std::chrono::steady_clock::now();
   io::write_results(path, r, force);
-  io::remove_checkpoints(path);  // the results hold everything they held
+  remove_job_checkpoints(path, job);  // the results hold everything they held
   const double write_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   print_results(r, fmt::format("mcsim {}: {} ({})\n  model    {}", kVersion, job.run.name, config,
                                job.model->describe()));

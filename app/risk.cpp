@@ -28,6 +28,7 @@
 #include "models/var/risk_kernel.hpp"
 #include "models/var/tail_figures.hpp"
 #include "reduce/mpi.hpp"
+#include "reduce/paired.hpp"
 #include "reduce/quantile.hpp"
 #include "reduce/stats.hpp"
 
@@ -417,6 +418,19 @@ io::Results run_risk_job(const io::Job& job, const var::VarModel& model, const R
   scenario.tables.push_back({"contributions", {"level", "position", "var", "var_std_error", "es", "es_std_error"}, contribution_rows});
   scenario.tally_layout = {"loss.count", "loss.sum", "loss.sum_sq"};
   for (const auto& part : chunk_parts) scenario.chunk_tallies.insert(scenario.chunk_tallies.end(), part.begin(), part.end());
+  // The P&L's mean and spread on batches of chunks, for paired differences between
+  // scenarios. VaR, ES and their shares have none: a batch's quantile would need
+  // its own passes.
+  const std::uint64_t B = reduce::batch_count(chunks);
+  for (std::uint64_t b = 0; b < B; ++b) {
+    const auto [first, last] = reduce::batch_rows(b, B, chunks);
+    double m[3] = {0, 0, 0};
+    for (std::uint64_t c = first; c < last; ++c)
+      for (int i = 0; i < 3; ++i) m[i] += scenario.chunk_tallies[3 * c + static_cast<std::size_t>(i)];
+    const double mean = m[1] / m[0], sd = std::sqrt(std::max(0.0, (m[2] - m[1] * mean) / (m[0] - 1)));
+    const auto count = static_cast<std::uint64_t>(m[0]);
+    scenario.batches.add({reduce::normal_estimate("pnl_mean", -mean, NAN, count), reduce::normal_estimate("pnl_sd", sd, NAN, count)});
+  }
 
   results_header(job, options, backends.front()->name(), &r);
   r.paths = r.paths_cap = n;

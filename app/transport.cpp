@@ -27,6 +27,7 @@
 #include "models/transport/fission_source.hpp"
 #include "models/transport/transport_kernel.hpp"
 #include "reduce/mpi.hpp"
+#include "reduce/paired.hpp"
 #include "reduce/stats.hpp"
 
 namespace mcsim {
@@ -322,6 +323,7 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
       throw;
     }
     progress.finish();
+    if (saver.enabled && options.checkpoint_at_end) save();
     // Rank 0 takes every rank's rows, in rank order (one rank: its own).
     std::vector<std::uint64_t> rows;
     if (ranks == 1) {
@@ -339,6 +341,16 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
     if (mpi::master()) {
       const Batches b{rows, slots, n, C};
       tally_estimates(spec, view, b, &scenario);
+      // The estimates on batches of chunks, for paired differences between scenarios.
+      const std::uint64_t B = reduce::batch_count(b.count());
+      for (std::uint64_t k = 0; k < B; ++k) {
+        const auto [first, last] = reduce::batch_rows(k, B, b.count());
+        const std::vector<std::uint64_t> part(rows.begin() + static_cast<std::ptrdiff_t>(first * slots),
+                                              rows.begin() + static_cast<std::ptrdiff_t>(last * slots));
+        io::ScenarioResult one;
+        tally_estimates(spec, view, Batches{part, slots, std::min(n, last * C) - first * C, C}, &one);
+        scenario.batches.add(one.estimates);
+      }
       collisions = b.of("", transport::slot::Collisions).value * static_cast<double>(n);
       for (std::size_t r = 0; r < b.count(); ++r)
         for (int s = 0; s < transport::slot::KCollision; ++s)
@@ -485,15 +497,37 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
       saver.after_step(save);
     }
     progress.finish();
+    if (saver.enabled && options.checkpoint_at_end) save();
     if (mpi::master()) {
       const std::uint64_t active = spec.active;
-      const Batches b{active_rows, slots, n * active, n};
       std::vector<double> weights;
-      scenario.estimates.push_back(combined_k(k_active, &weights));
-      scenario.estimates.push_back(b.of("k_collision", transport::slot::KCollision));
-      scenario.estimates.push_back(b.of("k_absorption", transport::slot::KAbsorption));
-      scenario.estimates.push_back(b.of("k_track", transport::slot::KTrack));
-      tally_estimates(spec, view, b, &scenario);
+      // k's three estimators and the tallies over generations [g0, g1) of the active
+      // ones; k_eff combines them with `weights`.
+      const auto estimates = [&](std::uint64_t g0, std::uint64_t g1, io::ScenarioResult* out) {
+        const std::vector<std::uint64_t> part(active_rows.begin() + static_cast<std::ptrdiff_t>(g0 * slots),
+                                              active_rows.begin() + static_cast<std::ptrdiff_t>(g1 * slots));
+        const Batches b{part, slots, n * (g1 - g0), n};
+        double k_eff = 0;
+        for (std::uint64_t g = g0; g < g1; ++g)
+          for (std::size_t i = 0; i < 3; ++i) k_eff += weights[i] * k_active[g][i] / static_cast<double>(g1 - g0);
+        out->estimates.push_back(reduce::normal_estimate("k_eff", k_eff, NAN, g1 - g0));
+        out->estimates.push_back(b.of("k_collision", transport::slot::KCollision));
+        out->estimates.push_back(b.of("k_absorption", transport::slot::KAbsorption));
+        out->estimates.push_back(b.of("k_track", transport::slot::KTrack));
+        tally_estimates(spec, view, b, out);
+      };
+      const reduce::Estimate k_eff = combined_k(k_active, &weights);
+      if (weights.size() != 3) weights = {1, 0, 0};  // no combination: the collision estimator
+      estimates(0, active, &scenario);
+      scenario.estimates.front() = k_eff;  // with its error from the estimators' covariance
+      // The same on batches of generations, for paired differences between scenarios.
+      const std::uint64_t B = reduce::batch_count(active);
+      for (std::uint64_t k = 0; k < B; ++k) {
+        const auto [first, last] = reduce::batch_rows(k, B, active);
+        io::ScenarioResult one;
+        estimates(first, last, &one);
+        scenario.batches.add(one.estimates);
+      }
       scenario.diagnostics.emplace_back("k_weight_collision", weights[0]);
       scenario.diagnostics.emplace_back("k_weight_absorption", weights[1]);
       scenario.diagnostics.emplace_back("k_weight_track", weights[2]);

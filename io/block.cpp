@@ -313,6 +313,11 @@ Block Block::child(const std::string& key, bool required) {
   return Block(n, key_path(key), diag_);
 }
 
+YAML::Node Block::raw(const std::string& key) {
+  known_.insert(key);
+  return has(key) ? node_[key] : YAML::Node(YAML::NodeType::Undefined);
+}
+
 void Block::finish() {
   if (!node_.IsMap()) return;
   const std::vector<std::string> allowed(known_.begin(), known_.end());

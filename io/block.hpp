@@ -56,6 +56,8 @@ class Block {
   std::vector<Block> children(const std::string& key);
   // A nested mapping; a missing optional block reads as empty.
   Block child(const std::string& key, bool required);
+  // The value of a key as written, of any shape (undefined when absent).
+  YAML::Node raw(const std::string& key);
   void error(const std::string& key, const std::string& message);
   // A key of the config contract that this version does not implement yet: known
   // (so not reported as a misspelling) but refused with a clear message.

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "io/block.hpp"
+#include "io/scenarios.hpp"
 #include "models/registry.hpp"
 
 namespace mcsim::io {
@@ -38,7 +39,48 @@ std::string stem(const std::string& path) {
   return dot == std::string::npos ? name : name.substr(0, dot);
 }
 
-// Sets KEY=VALUE in the tree, creating mappings on the way.
+// Sets the dotted KEY to VALUE in the tree, creating mappings on the way. `label`
+// names where the assignment came from in errors ("--set KEY").
+bool set_key(YAML::Node root, const std::string& key, const YAML::Node& value, const std::string& label,
+             Diagnostics& diag) {
+  std::vector<std::string> parts;
+  std::stringstream ss(key);
+  for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);
+  // A number names an item of a list: model.process.assets.0.spot.
+  const auto number = [](const std::string& part) {
+    return !part.empty() && part.find_first_not_of("0123456789") == std::string::npos;
+  };
+  YAML::Node cur = root;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const bool last = i + 1 == parts.size();
+    if (cur.IsSequence()) {
+      const std::size_t at = number(parts[i]) && parts[i].size() < 10 ? std::stoul(parts[i]) : cur.size();
+      if (at >= cur.size()) {
+        diag.error(YAML::Mark::null_mark(), "", label + ": the list has no item " + parts[i] + " (it holds " +
+                                                    std::to_string(cur.size()) + ", numbered from 0)");
+        return false;
+      }
+      if (last) cur[at] = value;
+      else cur.reset(cur[at]);
+      continue;
+    }
+    if (last) {
+      if (value.IsNull()) cur.remove(parts.back());  // KEY=null removes the key
+      else cur[parts.back()] = value;
+      break;
+    }
+    YAML::Node next = cur[parts[i]];
+    if (next.IsDefined() && !next.IsNull() && !next.IsMap() && !next.IsSequence()) {
+      diag.error(YAML::Mark::null_mark(), "", label + ": '" + parts[i] + "' holds a value, not a block of keys");
+      return false;
+    }
+    if (!next.IsMap() && !next.IsSequence()) cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
+    cur.reset(cur[parts[i]]);
+  }
+  return true;
+}
+
+// --set KEY=VALUE; errors in the value are then reported against the option.
 void apply_override(YAML::Node root, const std::string& assignment, Diagnostics& diag) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) {
@@ -54,43 +96,63 @@ void apply_override(YAML::Node root, const std::string& assignment, Diagnostics&
     diag.error(YAML::Mark::null_mark(), "", "--set " + key + ": cannot read value: " + e.msg);
     return;
   }
-  std::vector<std::string> parts;
-  std::stringstream ss(key);
-  for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);
-  // A number names an item of a list: model.process.assets.0.spot.
-  const auto number = [](const std::string& part) {
-    return !part.empty() && part.find_first_not_of("0123456789") == std::string::npos;
-  };
-  YAML::Node cur = root;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    const bool last = i + 1 == parts.size();
-    if (cur.IsSequence()) {
-      const std::size_t at = number(parts[i]) ? std::stoul(parts[i]) : cur.size();
-      if (at >= cur.size()) {
-        diag.error(YAML::Mark::null_mark(), "", "--set " + key + ": the list has no item " + parts[i] +
-                                                    " (it holds " + std::to_string(cur.size()) + ", numbered from 0)");
-        return;
-      }
-      if (last) cur[at] = value;
-      else cur.reset(cur[at]);
-      continue;
-    }
-    if (last) {
-      if (value.IsNull()) cur.remove(parts.back());  // KEY=null removes the key
-      else cur[parts.back()] = value;
-      break;
-    }
-    YAML::Node next = cur[parts[i]];
-    if (next.IsDefined() && !next.IsNull() && !next.IsMap() && !next.IsSequence()) {
-      diag.error(YAML::Mark::null_mark(), "",
-                 "--set " + key + ": '" + parts[i] + "' holds a value, not a block of keys");
-      return;
-    }
-    if (!next.IsMap() && !next.IsSequence()) cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
-    cur.reset(cur[parts[i]]);
-  }
-  diag.mark_overridden(key);
+  if (set_key(root, key, value, "--set " + key, diag)) diag.mark_overridden(key);
 }
+
+// The model block of a config tree: its type and the model.
+std::shared_ptr<const Model> parse_model(Block& top, std::string* type) {
+  Block model = top.child("model", true);
+  std::vector<std::string> types;
+  for (const auto& f : model_families()) types.push_back(f.type);
+  if (!model.valid()) return nullptr;
+  *type = model.choice("type", types, std::nullopt);
+  std::shared_ptr<const Model> out;
+  for (const auto& f : model_families())
+    if (f.type == *type) out = f.parse(model);
+  if (!type->empty()) model.finish();
+  return out;
+}
+
+std::string emit(const YAML::Node& root) {
+  YAML::Emitter out;
+  out << root;
+  return out.c_str();
+}
+
+// Each scenario's config and model; the values a scenario sets keep their place in
+// the file, so its errors point there.
+std::vector<Scenario> build_scenarios(const YAML::Node& root, const std::vector<ScenarioSpec>& specs, const Job& job,
+                                      Diagnostics& diag) {
+  YAML::Node plain = YAML::Clone(root);
+  plain.remove("scenarios");
+  plain.remove("sweep");
+  std::vector<Scenario> out;
+  for (const ScenarioSpec& spec : specs) {
+    Scenario s;
+    s.name = spec.name;
+    s.model = job.model;
+    YAML::Node tree = YAML::Clone(plain);
+    if (!spec.sets.empty()) {
+      diag.set_context("scenario " + spec.name);
+      bool ok = true;
+      for (const auto& [key, value] : spec.sets) {
+        ok = set_key(tree, key, value, "set " + key, diag) && ok;
+        s.overrides.emplace_back(key, yaml_text(value));
+      }
+      Block top(tree, "", diag);
+      std::string type;
+      if (ok) s.model = parse_model(top, &type);
+      diag.set_context("");
+    }
+    s.yaml = emit(tree);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+// Scenarios are compared through the spread of their differences over batches of
+// chunks: without run.chunk_paths, a job with scenarios gets at least this many.
+constexpr std::uint64_t kScenarioBatches = 64;
 
 RunConfig parse_run(Block& run, const std::string& file) {
   RunConfig r;
@@ -166,32 +228,33 @@ Job load_job_text(const std::string& text, const std::string& label,
   Block top(root, "", diag);
   Block run = top.child("run", true);
   job.run = parse_run(run, label);
-
-  Block model = top.child("model", true);
-  std::vector<std::string> types;
-  for (const auto& f : model_families()) types.push_back(f.type);
-  if (!model.valid()) throw ConfigError(diag);
-  job.model_type = model.choice("type", types, std::nullopt);
-  for (const auto& f : model_families()) {
-    if (f.type == job.model_type) job.model = f.parse(model);
-  }
-  if (!job.model_type.empty()) model.finish();
-  top.not_available("scenarios", "what-if scenarios");
-  top.not_available("sweep", "parameter sweeps");
+  job.model = parse_model(top, &job.model_type);
+  const std::vector<ScenarioSpec> specs = read_scenarios(top);
   top.finish();
 
-  if (!diag.empty()) throw ConfigError(diag);
+  if (!diag.empty() || !job.model) throw ConfigError(diag);
   if (job.model->chunk_replicates()) {
     replicate_chunks(run, job.run);
     if (!diag.empty()) throw ConfigError(diag);
   } else if (!run.has("chunk_paths")) {
     const std::uint64_t most = job.model->max_default_chunks();
-    job.run.chunk_paths = default_chunk_paths(job.run.paths, job.model->steps_per_path(), most ? most : kMaxDefaultChunks);
+    std::uint64_t& c = job.run.chunk_paths;
+    c = default_chunk_paths(job.run.paths, job.model->steps_per_path(), most ? most : kMaxDefaultChunks);
+    if (specs.size() > 1)
+      while (c > kMinDefaultChunkPaths && (job.run.paths - 1) / c + 1 < kScenarioBatches) c /= 2;
   }
-  YAML::Emitter out;
-  out << root;
-  job.yaml = out.c_str();
+  job.yaml = emit(root);
+  job.scenarios = build_scenarios(root, specs, job, diag);
+  if (!diag.empty()) throw ConfigError(diag);
   return job;
+}
+
+Job Job::scenario(std::size_t i) const {
+  Job one = *this;
+  one.yaml = scenarios.at(i).yaml;
+  one.model = scenarios[i].model;
+  one.scenarios = {scenarios[i]};
+  return one;
 }
 
 Job load_job_file(const std::string& path, const std::vector<std::string>& overrides) {

@@ -39,12 +39,24 @@ struct RunConfig {
   double checkpoint_s = 60;  // seconds between checkpoints; 0: none
 };
 
+// One what-if scenario of a job (see io/scenarios.hpp): its overrides and the
+// model they give.
+struct Scenario {
+  std::string name = "base";
+  std::vector<std::pair<std::string, std::string>> overrides;  // dotted key -> value as YAML
+  std::string yaml;  // the config this scenario runs: overrides applied, no scenarios
+  std::shared_ptr<const Model> model;
+};
+
 struct Job {
   std::string file;        // where the config came from
-  std::string yaml;        // the config as run, overrides applied
+  std::string yaml;        // the config as run, --set overrides applied
   std::string model_type;  // model.type
   RunConfig run;
-  std::shared_ptr<const Model> model;
+  std::shared_ptr<const Model> model;  // the base scenario's
+  std::vector<Scenario> scenarios;     // base first; just base for a job without any
+  // The job of scenario i alone: its model and config, the run: block shared.
+  Job scenario(std::size_t i) const;
 };
 
 // overrides: "model.process.volatility=0.3" style assignments, applied before

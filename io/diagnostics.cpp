@@ -6,17 +6,18 @@ namespace mcsim::io {
 
 void Diagnostics::error(const YAML::Mark& mark, const std::string& key_path,
                         const std::string& message) {
-  const std::string text = key_path.empty() ? message : key_path + ": " + message;
+  const std::string where = context_.empty() ? "" : context_ + ": ";
   for (const auto& o : overridden_) {
     if (key_path == o) {
-      lines_.push_back("--set " + o + ": " + message);
+      lines_.push_back(where + "--set " + o + ": " + message);
       return;
     }
     if (key_path.rfind(o + ".", 0) == 0 || key_path.rfind(o + "[", 0) == 0) {  // inside the value set
-      lines_.push_back("--set " + o + ": " + key_path + ": " + message);
+      lines_.push_back(where + "--set " + o + ": " + key_path + ": " + message);
       return;
     }
   }
+  const std::string text = where + (key_path.empty() ? message : key_path + ": " + message);
   if (mark.is_null()) {
     lines_.push_back(file_ + ": " + text);
   } else {

@@ -20,13 +20,15 @@ class Diagnostics {
   void error(const YAML::Mark& mark, const std::string& key_path, const std::string& message);
   void error_at(int line, int column, const std::string& message);
   void mark_overridden(const std::string& key_path) { overridden_.insert(key_path); }
+  // Put before every message from now on, such as "scenario vol_up" ("" for none).
+  void set_context(std::string context) { context_ = std::move(context); }
 
   bool empty() const { return lines_.empty(); }
   const std::vector<std::string>& lines() const { return lines_; }
   std::string report() const;
 
  private:
-  std::string file_;
+  std::string file_, context_;
   std::set<std::string> overridden_;
   std::vector<std::string> lines_;
 };

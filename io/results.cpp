@@ -20,6 +20,11 @@ struct EstimateRow {
   double value, std_error, ci_low, ci_high;
   std::uint64_t samples;
 };
+struct DifferenceRow {
+  char name[h5::kNameBytes];
+  double value, std_error, unpaired_std_error, ci_low, ci_high, reference;
+  std::uint64_t batches;
+};
 struct ReferenceRow {
   char name[h5::kNameBytes];
   double value;
@@ -40,6 +45,20 @@ h5::Handle estimate_type() {
   H5Tinsert(t, "ci_low", HOFFSET(EstimateRow, ci_low), H5T_NATIVE_DOUBLE);
   H5Tinsert(t, "ci_high", HOFFSET(EstimateRow, ci_high), H5T_NATIVE_DOUBLE);
   H5Tinsert(t, "samples", HOFFSET(EstimateRow, samples), H5T_NATIVE_UINT64);
+  return t;
+}
+
+h5::Handle difference_type() {
+  h5::Handle t(H5Tcreate(H5T_COMPOUND, sizeof(DifferenceRow)), H5Tclose, "make a table type");
+  h5::Handle s = name_type();
+  H5Tinsert(t, "name", HOFFSET(DifferenceRow, name), s);
+  H5Tinsert(t, "value", HOFFSET(DifferenceRow, value), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t, "std_error", HOFFSET(DifferenceRow, std_error), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t, "unpaired_std_error", HOFFSET(DifferenceRow, unpaired_std_error), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t, "ci_low", HOFFSET(DifferenceRow, ci_low), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t, "ci_high", HOFFSET(DifferenceRow, ci_high), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t, "batches", HOFFSET(DifferenceRow, batches), H5T_NATIVE_UINT64);
+  H5Tinsert(t, "reference", HOFFSET(DifferenceRow, reference), H5T_NATIVE_DOUBLE);
   return t;
 }
 
@@ -89,6 +108,19 @@ void write_scenario(hid_t scenarios, const ScenarioResult& s) {
     est.push_back(r);
   }
   write_table(g, "estimates", estimate_type(), est);
+  // Differences from the base scenario: the paired error, and the unpaired one beside it.
+  if (!s.differences.empty()) {
+    std::vector<DifferenceRow> diff;
+    for (const auto& d : s.differences) {
+      DifferenceRow r{};
+      copy_name(r.name, d.estimate.name);
+      r.value = d.estimate.value, r.std_error = d.estimate.std_error, r.unpaired_std_error = d.unpaired_std_error;
+      r.ci_low = d.estimate.ci_low, r.ci_high = d.estimate.ci_high, r.batches = d.batches;
+      r.reference = d.reference;
+      diff.push_back(r);
+    }
+    write_table(g, "differences", difference_type(), diff);
+  }
 
   // Name/value tables: closed-form references, and figures such as the
   // variance-reduction factor of a control variate.
@@ -169,7 +201,9 @@ void write_results(const std::string& path, const Results& r, bool force) {
     h5::write_attr(f, "precision", r.precision);
 
     h5::Handle scenarios = h5::create_group(f, "scenarios");
-    for (const auto& s : r.scenarios) write_scenario(scenarios, s);
+    std::vector<std::string> order;  // the base scenario first, then as the job lists them
+    for (const auto& s : r.scenarios) write_scenario(scenarios, s), order.push_back(s.name);
+    h5::write_attr(scenarios, "order", order);
 
     h5::Handle timing = h5::create_group(f, "timing");
     h5::write_attr(timing, "wall_s", r.wall_s);
@@ -219,7 +253,9 @@ Results read_results(const std::string& path) {
   r.devices = h5::read_attr_strings(f, "devices");
 
   h5::Handle scenarios = h5::open_group(f, "scenarios");
-  for (const auto& name : h5::children(scenarios)) {
+  const auto listed = h5::attr_names(scenarios);
+  const bool ordered = std::find(listed.begin(), listed.end(), "order") != listed.end();
+  for (const auto& name : ordered ? h5::read_attr_strings(scenarios, "order") : h5::children(scenarios)) {
     ScenarioResult s;
     s.name = name;
     h5::Handle g = h5::open_group(scenarios, name);
@@ -236,6 +272,14 @@ Results read_results(const std::string& path) {
     for (const auto& row : read_table<EstimateRow>(g, "estimates", estimate_type()))
       s.estimates.push_back({std::string(row.name, strnlen(row.name, h5::kNameBytes)), row.value,
                              row.std_error, row.ci_low, row.ci_high, row.samples});
+    if (h5::exists(g, "differences"))
+      for (const auto& row : read_table<DifferenceRow>(g, "differences", difference_type())) {
+        reduce::Difference d;
+        d.estimate = {std::string(row.name, strnlen(row.name, h5::kNameBytes)), row.value, row.std_error, row.ci_low,
+                      row.ci_high, 0};
+        d.unpaired_std_error = row.unpaired_std_error, d.batches = row.batches, d.reference = row.reference;
+        s.differences.push_back(d);
+      }
     if (h5::exists(g, "reference"))
       for (const auto& row : read_table<ReferenceRow>(g, "reference", reference_type()))
         s.references.push_back({std::string(row.name, strnlen(row.name, h5::kNameBytes)), row.value});

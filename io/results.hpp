@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/model.hpp"
+#include "reduce/paired.hpp"
 #include "reduce/stats.hpp"
 
 namespace mcsim::io {
@@ -32,6 +33,10 @@ struct ScenarioResult {
   std::vector<std::string> tally_layout;  // one name per field of a chunk partial
   std::vector<double> chunk_tallies;      // chunks x layout.size()
   std::vector<Table> tables;              // written as datasets with a `columns` attribute
+  // Every estimate on batches of the paths, for paired differences (not written).
+  reduce::BatchValues batches;
+  // This scenario minus the base scenario, per estimate both hold (none for base).
+  std::vector<reduce::Difference> differences;
 };
 
 struct DeviceTime {

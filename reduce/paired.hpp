@@ -1,0 +1,44 @@
+// Differences between scenarios that ran on the same random numbers. Each estimate
+// is also computed on B batches of consecutive chunks (the same batches in every
+// scenario); the spread of the batch differences gives the paired standard error,
+// which is far below the unpaired sqrt(se_a^2 + se_b^2) when the scenarios move
+// together, as common random numbers make them.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "reduce/stats.hpp"
+
+namespace mcsim::reduce {
+
+// Batches of a job with this many chunks (or generations): at most kBatches.
+constexpr std::uint64_t kBatches = 64;
+std::uint64_t batch_count(std::uint64_t rows);
+// Rows [first, last) of batch b of B over n rows, as equal in size as can be.
+std::pair<std::uint64_t, std::uint64_t> batch_rows(std::uint64_t b, std::uint64_t B, std::uint64_t n);
+
+// Each estimate's value on every batch, and each batch's share of the samples.
+struct BatchValues {
+  std::vector<double> weights;
+  std::map<std::string, std::vector<double>> values;
+  // Records batch `b`'s estimates (called for b = 0, 1, ... in order).
+  void add(const std::vector<Estimate>& batch);
+};
+
+struct Difference {
+  Estimate estimate;             // a - b, its paired error and 95% interval
+  double unpaired_std_error = 0;  // as if the two had independent random numbers
+  std::uint64_t batches = 0;      // 0: no batch values, the paired error is NaN
+  double reference = NAN;         // the analytic difference, where both have a reference
+};
+
+// a - b for two scenarios' estimates of one name, with their batch values (empty
+// where the estimate has none).
+Difference paired_difference(const Estimate& a, const Estimate& b, const std::vector<double>& batch_a,
+                             const std::vector<double>& batch_b, const std::vector<double>& weights);
+
+}  // namespace mcsim::reduce
