@@ -25,17 +25,28 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
+const reduce::Difference* difference_of(const io::ScenarioResult& s, const std::string& name) {
+  for (const auto& d : s.differences)
+    if (d.estimate.name == name) return &d;
+  return nullptr;
+}
+
 }  // namespace
 
 std::string results_csv(const io::Results& r) {
-  std::string out = "scenario,estimate,value,std_error,ci_low,ci_high,samples,reference,z\n";
+  std::string out = "scenario,estimate,value,std_error,ci_low,ci_high,samples,reference,z,"
+                    "minus_base,paired_std_error,unpaired_std_error,reference_minus_base\n";
+  const auto number = [](double x) { return std::isnan(x) ? std::string() : fmt::format("{:.17g}", x); };
   for (const auto& s : r.scenarios)
     for (const auto& e : s.estimates) {
-      std::string ref, z;
+      std::string ref, z, diff = ",,,";
       if (const auto ref_of = reference_of(s, e.name))
         ref = fmt::format("{:.17g}", ref_of->value), z = fmt::format("{:.4g}", (e.value - ref_of->value) / e.std_error);
-      out += fmt::format("{},{},{:.17g},{:.17g},{:.17g},{:.17g},{},{},{}\n", csv_field(s.name), csv_field(e.name), e.value,
-                         e.std_error, e.ci_low, e.ci_high, e.samples, ref, z);
+      if (const reduce::Difference* d = difference_of(s, e.name))
+        diff = fmt::format("{:.17g},{},{:.17g},{}", d->estimate.value, number(d->estimate.std_error), d->unpaired_std_error,
+                           number(d->reference));
+      out += fmt::format("{},{},{:.17g},{:.17g},{:.17g},{:.17g},{},{},{},{}\n", csv_field(s.name), csv_field(e.name), e.value,
+                         e.std_error, e.ci_low, e.ci_high, e.samples, ref, z, diff);
     }
   return out;
 }
@@ -63,6 +74,15 @@ std::string results_json(const io::Results& r) {
         out += fmt::format(", \"reference\": {}, \"z\": {}", json_number(ref->value),
                            json_number((e.value - ref->value) / e.std_error));
       out += "}";
+    }
+    out += "],\n     \"differences\": [";  // minus the base scenario
+    for (std::size_t j = 0; j < s.differences.size(); ++j) {
+      const auto& d = s.differences[j];
+      out += fmt::format("{}\n       {{\"name\": {}, \"value\": {}, \"std_error\": {}, \"unpaired_std_error\": {}, "
+                         "\"ci_low\": {}, \"ci_high\": {}, \"batches\": {}, \"reference\": {}}}",
+                         j ? "," : "", json_string(d.estimate.name), json_number(d.estimate.value),
+                         json_number(d.estimate.std_error), json_number(d.unpaired_std_error), json_number(d.estimate.ci_low),
+                         json_number(d.estimate.ci_high), d.batches, json_number(d.reference));
     }
     out += "],\n     \"diagnostics\": {";
     for (std::size_t j = 0; j < s.diagnostics.size(); ++j)

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include "run_exe.hpp"
 
@@ -58,6 +59,25 @@ TEST_CASE("version and help and devices answer", "[cli]") {
   CHECK(mcsim("show /nonexistent.h5").status != 0);
 }
 
+TEST_CASE("the scenarios example runs and shows its paired differences", "[cli][scenarios]") {
+  const fs::path dir = scratch();
+  const std::string config = std::string(MCSIM_SOURCE_DIR) + "/configs/scenarios.yaml";
+  const std::string out = (dir / "s.h5").string();
+  auto r = mcsim("run " + config + " --backend cpu -o " + out + " --set run.paths=200000");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("scenario vol_up (2 of 7)") != std::string::npos);  // progress names each scenario
+  CHECK(r.output.find("scenario volatility=0.3,strike=110\n") != std::string::npos);
+  CHECK(r.output.find("minus base       difference   paired err") != std::string::npos);
+  r = mcsim("show " + out + " --csv");
+  REQUIRE(r.status == 0);
+  // base has no difference; vol_up's price has all four figures.
+  CHECK(std::regex_search(r.output, std::regex("\nbase,price,[^\n]*,,,,\n")));
+  CHECK(std::regex_search(r.output, std::regex("\nvol_up,price,([^,\n]*,){7}[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+\n")));
+  CHECK(std::regex_search(r.output, std::regex("\n\"volatility=0.15,strike=90\",delta,")));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("mcsim show writes CSV and JSON and mcsim diff says whether two runs agree", "[cli]") {
   const fs::path dir = scratch();
   const std::string config = std::string(MCSIM_SOURCE_DIR) + "/configs/quickstart.yaml";
@@ -68,7 +88,8 @@ TEST_CASE("mcsim show writes CSV and JSON and mcsim diff says whether two runs a
                 " --set run.paths=200000 --set model.process.volatility=0.3").status == 0);
   auto r = mcsim("show " + file("a.h5") + " --csv");
   CHECK(r.status == 0);
-  CHECK(r.output.rfind("scenario,estimate,value,std_error,ci_low,ci_high,samples,reference,z\nbase,price,", 0) == 0);
+  CHECK(r.output.rfind("scenario,estimate,value,std_error,ci_low,ci_high,samples,reference,z,"
+                           "minus_base,paired_std_error,unpaired_std_error,reference_minus_base\nbase,price,", 0) == 0);
   r = mcsim("show " + file("a.h5") + " --json");
   CHECK(r.status == 0);
   CHECK(r.output.find("\"name\": \"price\"") != std::string::npos);

@@ -20,6 +20,10 @@ io::Results two_scenarios() {
   high.name = "vol \"high\"";
   high.overrides = {{"model.process.volatility", "0.3"}};
   high.estimates[1].std_error = NAN;
+  reduce::Difference d;
+  d.estimate = reduce::normal_estimate("price", 1.25, 0.05, 1000);
+  d.unpaired_std_error = 0.35, d.batches = 64, d.reference = 1.2;
+  high.differences = {d};
   r.scenarios = {base, high};
   return r;
 }
@@ -27,9 +31,11 @@ io::Results two_scenarios() {
 
 TEST_CASE("CSV has a row per scenario and estimate with its reference and z", "[report]") {
   const std::string csv = results_csv(two_scenarios());
-  CHECK(csv.rfind("scenario,estimate,value,std_error,ci_low,ci_high,samples,reference,z\n", 0) == 0);
+  CHECK(csv.rfind("scenario,estimate,value,std_error,ci_low,ci_high,samples,reference,z,"
+                  "minus_base,paired_std_error,unpaired_std_error,reference_minus_base\n", 0) == 0);
   CHECK(csv.find("\nbase,price,10.5,0.25,") != std::string::npos);
-  CHECK(csv.find(",1000,10,2\n") != std::string::npos);                          // z = (10.5 - 10) / 0.25
+  CHECK(csv.find(",1000,10,2,,,,\n") != std::string::npos);  // z = (10.5 - 10) / 0.25; base has no difference
+  CHECK(csv.find(",1000,10,2,1.25,0.050000000000000003,0.34999999999999998,1.2\n") != std::string::npos);
   CHECK(csv.find("\nbase,\"delta, call\",0.59999999999999998,") != std::string::npos);  // quoted, every digit
   CHECK(csv.find("\n\"vol \"\"high\"\"\",price,") != std::string::npos);
   std::size_t lines = 0;
@@ -52,6 +58,14 @@ TEST_CASE("JSON parses back to the same numbers and marks a NaN as null", "[repo
   CHECK(j["scenarios"][1]["overrides"]["model.process.volatility"].as<std::string>() == "0.3");
   CHECK(j["scenarios"][1]["estimates"][1]["std_error"].IsNull());
   CHECK(j["scenarios"][0]["diagnostics"]["vr_factor"].as<double>() == 3.5);
+  CHECK(j["scenarios"][0]["differences"].size() == 0);
+  const YAML::Node d = j["scenarios"][1]["differences"][0];
+  CHECK(d["name"].as<std::string>() == "price");
+  CHECK(d["value"].as<double>() == 1.25);
+  CHECK(d["std_error"].as<double>() == 0.05);
+  CHECK(d["unpaired_std_error"].as<double>() == 0.35);
+  CHECK(d["batches"].as<int>() == 64);
+  CHECK(d["reference"].as<double>() == 1.2);
   CHECK(j["seed"].as<int>() == 5);
 }
 
