@@ -1,8 +1,10 @@
 #include "io/config.hpp"
 
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "io/block.hpp"
@@ -78,6 +80,27 @@ bool set_key(YAML::Node root, const std::string& key, const YAML::Node& value, c
     cur.reset(cur[parts[i]]);
   }
   return true;
+}
+
+// YAML allows a mapping to repeat a key (the parser keeps both); a job file must
+// not, since one of the two values would be silently ignored. Aliases can make the
+// tree a graph: `depth` bounds the walk.
+void check_duplicate_keys(const YAML::Node& node, const std::string& path, Diagnostics& diag, int depth = 0) {
+  if (depth > 64) return;
+  if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i) check_duplicate_keys(node[i], path + "[" + std::to_string(i) + "]", diag, depth + 1);
+    return;
+  }
+  if (!node.IsMap()) return;
+  std::map<std::string, YAML::Mark> seen;
+  for (const auto& kv : node) {
+    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+    const std::string at = path.empty() ? key : path + "." + key;
+    const auto [first, fresh] = seen.emplace(key, kv.first.Mark());
+    if (!fresh)
+      diag.error(kv.first.Mark(), "", fmt::format("'{}' is given twice (first on line {}); keep one", at, first->second.line + 1));
+    check_duplicate_keys(kv.second, at, diag, depth + 1);
+  }
 }
 
 // --set KEY=VALUE; errors in the value are then reported against the option.
@@ -216,6 +239,8 @@ Job load_job_text(const std::string& text, const std::string& label,
     diag.error_at(e.mark.line + 1, e.mark.column + 1, "YAML syntax error: " + e.msg);
     throw ConfigError(diag);
   }
+  check_duplicate_keys(root, "", diag);
+  if (!diag.empty()) throw ConfigError(diag);
   if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
   if (!root.IsMap()) {
     diag.error(root.Mark(), "", "a job file is a mapping with the blocks run: and model:");

@@ -229,3 +229,26 @@ TEST_CASE("set reaches an item of a list by its number", "[config][basket]") {
   CHECK(greeks[1].key == "model.process.assets.1.spot");
   CHECK(greeks[3].key == "model.process.assets.1.volatility");
 }
+
+TEST_CASE("hostile input gives a clear error and never a crash", "[config]") {
+  const auto spot = [](const std::string& v) { return replace(kGood, "spot: 100", "spot: " + v); };
+  CHECK(has_line(errors_of(spot("1e400")), "job.yaml:8:31: model.process.spot: expected a number, got '1e400'"));
+  CHECK(has_line(errors_of(spot(".nan")), "model.process.spot: expected a number, got '.nan'"));
+  CHECK(has_line(errors_of(spot("-.inf")), "model.process.spot: expected a number"));
+  CHECK(has_line(errors_of(spot("[1, 2]")), "model.process.spot: expected a single value, got a list"));
+  CHECK(has_line(errors_of(spot("{ a: 1 }")), "model.process.spot: expected a single value, got a mapping"));
+  CHECK(has_line(errors_of(replace(kGood, "10_000_000", "99999999999999999999999")), "run.paths: expected a whole number"));
+  // A repeated key would silently drop one of its values.
+  auto e = errors_of(spot("100, spot: 90") + "model: {}\n");
+  CHECK(has_line(e, "job.yaml:8:36: 'model.process.spot' is given twice (first on line 8)"));
+  CHECK(has_line(e, "job.yaml:14:1: 'model' is given twice (first on line 6)"));
+  // Deep nesting, stray bytes, a self-referring alias and unclosed brackets.
+  CHECK(has_line(errors_of("run: " + std::string(100000, '[') + std::string(100000, ']')), "YAML syntax error"));
+  std::string maps = "run: ";
+  for (int i = 0; i < 5000; ++i) maps += "{a: ";
+  CHECK(has_line(errors_of(maps + "1" + std::string(5000, '}')), "YAML syntax error"));
+  CHECK(has_line(errors_of(std::string("run: {paths: 1\0\xff\xfe}\n", 22)), "job.yaml:1:"));
+  CHECK(has_line(errors_of("run: &a [*a]\n"), "run: expected a mapping"));
+  CHECK(has_line(errors_of("run: { paths: [1, 2\nmodel: {"), "YAML syntax error"));
+  CHECK(has_line(errors_of(std::string("\xef\xbb\xbf") + kGood + "\t- bad"), "job.yaml:"));
+}

@@ -134,6 +134,7 @@ void read_geometry(io::Block& g, Geometry& geo) {
 
 // The span the source may sit in: a slab's planes, or a sphere's outer radius.
 std::pair<double, double> extent(const Geometry& g) {
+  if (g.surfaces.empty()) return {-INFINITY, INFINITY};  // its error is reported already
   if (g.shape == Shape::Slab) return {g.surfaces.front(), g.surfaces.back()};
   if (g.shape == Shape::Sphere) return {0.0, g.surfaces.back()};
   return {-INFINITY, INFINITY};
