@@ -155,9 +155,10 @@ class Batches {
 };
 
 // The tallies a job asked for, and the flux mesh as a table.
-void tally_estimates(const transport::TransportSpec& spec, const transport::TransportView<double>& v, const Batches& b,
+void tally_estimates(const transport::TransportModel& model, const transport::TransportView<double>& v, const Batches& b,
                      io::ScenarioResult* out) {
   namespace slot = transport::slot;
+  const transport::TransportSpec& spec = model.spec();
   const transport::Tallies& t = spec.tallies;
   const std::pair<bool, std::pair<const char*, int>> scalars[] = {
       {t.transmission, {"transmission", slot::Transmission}}, {t.reflection, {"reflection", slot::Reflection}},
@@ -180,9 +181,10 @@ void tally_estimates(const transport::TransportSpec& spec, const transport::Tran
       }
       const auto tr = b.of("", slot::Scalars + g * bins + i, 1 / volume);
       const auto co = b.of("", slot::Scalars + G * bins + g * bins + i, 1 / volume);
-      rows.insert(rows.end(), {lo, hi, static_cast<double>(g), tr.value, tr.std_error, co.value, co.std_error});
+      rows.insert(rows.end(), {lo, hi, static_cast<double>(g), tr.value, tr.std_error, co.value, co.std_error,
+                               model.flux_reference(lo, hi, g)});
     }
-  out->tables.push_back({"flux", {"low", "high", "group", "track", "track_std_error", "collision", "collision_std_error"}, rows});
+  out->tables.push_back({"flux", {"low", "high", "group", "track", "track_std_error", "collision", "collision_std_error", "reference"}, rows});
 }
 
 // The minimum-variance combination of k's estimators (weights C^-1 1 / 1' C^-1 1,
@@ -340,7 +342,7 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
     }
     if (mpi::master()) {
       const Batches b{rows, slots, n, C};
-      tally_estimates(spec, view, b, &scenario);
+      tally_estimates(model, view, b, &scenario);
       // The estimates on batches of chunks, for paired differences between scenarios.
       const std::uint64_t B = reduce::batch_count(b.count());
       for (std::uint64_t k = 0; k < B; ++k) {
@@ -348,7 +350,7 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
         const std::vector<std::uint64_t> part(rows.begin() + static_cast<std::ptrdiff_t>(first * slots),
                                               rows.begin() + static_cast<std::ptrdiff_t>(last * slots));
         io::ScenarioResult one;
-        tally_estimates(spec, view, Batches{part, slots, std::min(n, last * C) - first * C, C}, &one);
+        tally_estimates(model, view, Batches{part, slots, std::min(n, last * C) - first * C, C}, &one);
         scenario.batches.add(one.estimates);
       }
       collisions = b.of("", transport::slot::Collisions).value * static_cast<double>(n);
@@ -514,7 +516,7 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
         out->estimates.push_back(b.of("k_collision", transport::slot::KCollision));
         out->estimates.push_back(b.of("k_absorption", transport::slot::KAbsorption));
         out->estimates.push_back(b.of("k_track", transport::slot::KTrack));
-        tally_estimates(spec, view, b, out);
+        tally_estimates(model, view, b, out);
       };
       const reduce::Estimate k_eff = combined_k(k_active, &weights);
       if (weights.size() != 3) weights = {1, 0, 0};  // no combination: the collision estimator

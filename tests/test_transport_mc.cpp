@@ -82,8 +82,13 @@ TEST_CASE("a beam through pure absorbers: transmission and the flux profile are 
       CHECK(std::fabs(row[3] - exact) < 4 * row[4]);
       CHECK(std::fabs(row[5] - exact) < 4 * row[6]);
       CHECK(row[4] < 0.02 * exact);
+      CHECK(row[7] == Approx(exact).epsilon(1e-12));  // the file's closed-form column
     }
   }
+  // A bin across the plane at 1 cm: the two layers' pieces, by hand (mu = 1).
+  const double by_hand = ((std::exp(-0.49) - std::exp(-0.7)) / 0.7 + std::exp(-0.7) * (1 - std::exp(-0.08)) / 0.2) / 0.7;
+  CHECK(transport::uncollided_beam_flux({0, 1, 3.5}, {0.7, 0.2}, 0, 1, 0.7, 1.4) == Approx(by_hand).epsilon(1e-12));
+  CHECK(transport::uncollided_beam_flux({0, 1, 3.5}, {0.7, 0.2}, 0.5, 1, 0, 0.5) == 0);  // behind the source
 }
 
 TEST_CASE("an infinite medium's flux and collisions are 1 over absorption and total over absorption", "[transport]") {

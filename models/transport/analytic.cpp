@@ -9,6 +9,24 @@ namespace mcsim::transport {
 
 double uncollided_transmission(double total, double thickness) { return std::exp(-total * thickness); }
 
+double uncollided_beam_flux(const std::vector<double>& planes, const std::vector<double>& totals, double source,
+                            double mu, double lo, double hi) {
+  double depth = 0, integral = 0;  // optical depth at the region's left end (or the source)
+  for (std::size_t r = 0; r + 1 < planes.size(); ++r) {
+    const double a = std::max(planes[r], source), b = planes[r + 1], t = totals[r];
+    if (b <= a) continue;
+    // The part of [lo, hi] in this region: the integral of exp(-(depth + t (x - a)) / mu) / mu.
+    const double x0 = std::max(a, lo), x1 = std::min(b, hi);
+    if (x1 > x0) {
+      const double at = depth + t * (x0 - a);
+      integral += t > 0 ? (std::exp(-at / mu) - std::exp(-(at + t * (x1 - x0)) / mu)) / t
+                        : std::exp(-at / mu) * (x1 - x0) / mu;
+    }
+    depth += t * (b - a);
+  }
+  return integral / (hi - lo);
+}
+
 double infinite_medium_flux(double source, double absorption) { return source / absorption; }
 
 std::vector<double> infinite_medium_spectrum(const Material& m, const std::vector<double>& births) {

@@ -10,6 +10,13 @@ namespace mcsim::transport {
 // of thickness x uncollided: exp(-total x).
 double uncollided_transmission(double total, double thickness);
 
+// A beam entering at `source` with direction cosine mu > 0 through a slab of pure
+// absorbers (planes[r], planes[r + 1]) of total cross section totals[r]: the scalar
+// flux exp(-tau(x) / mu) / mu per source particle, tau the optical depth from the
+// source, averaged over [lo, hi].
+double uncollided_beam_flux(const std::vector<double>& planes, const std::vector<double>& totals, double source,
+                            double mu, double lo, double hi);
+
 // Infinite medium, one group: the scalar flux of a uniform isotropic source S per
 // cm^3 per s is S / absorption, and k_inf = nu fission / absorption.
 double infinite_medium_flux(double source, double absorption);

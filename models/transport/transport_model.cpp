@@ -56,10 +56,7 @@ std::vector<Reference> TransportModel::references() const {
   }
 
   // A beam through pure absorbers: what crosses, crosses uncollided.
-  bool absorbers = true;
-  for (const int m : spec_.region_material)
-    for (int g = 0; g < spec_.groups; ++g) absorbers = absorbers && mats[static_cast<std::size_t>(m)].scatter_out(g) == 0;
-  if (!spec_.eigenvalue && absorbers && geo.shape == Shape::Slab && src.kind == Source::Kind::Beam && src.direction > 0) {
+  if (absorber_beam()) {
     double depth = 0;  // optical depth from the source to the right plane along x
     for (std::size_t r = 0; r + 1 < geo.surfaces.size(); ++r) {
       const double lo = std::max(geo.surfaces[r], src.position), hi = geo.surfaces[r + 1];
@@ -71,6 +68,24 @@ std::vector<Reference> TransportModel::references() const {
     if (geo.right == Boundary::Vacuum) add("absorption", 1 - t);
   }
   return refs;
+}
+
+bool TransportModel::absorber_beam() const {
+  bool absorbers = true;
+  for (const int m : spec_.region_material)
+    for (int g = 0; g < spec_.groups; ++g) absorbers = absorbers && spec_.materials[static_cast<std::size_t>(m)].scatter_out(g) == 0;
+  const Source& src = spec_.source;
+  return !spec_.eigenvalue && absorbers && spec_.geometry.shape == Shape::Slab && src.kind == Source::Kind::Beam &&
+         src.direction > 0;
+}
+
+double TransportModel::flux_reference(double lo, double hi, int group) const {
+  if (!absorber_beam()) return NAN;
+  const Source& src = spec_.source;
+  if (group != src.group) return 0;  // nothing scatters into another group
+  std::vector<double> totals;
+  for (const int m : spec_.region_material) totals.push_back(spec_.materials[static_cast<std::size_t>(m)].total[static_cast<std::size_t>(group)]);
+  return uncollided_beam_flux(spec_.geometry.surfaces, totals, src.position, src.direction, lo, hi);
 }
 
 std::string TransportModel::describe() const {

@@ -26,6 +26,9 @@ class TransportModel : public Model {
   // Uncollided transmission through pure absorbers (a beam); in an infinite medium
   // (or one material inside mirrors) the flux, collisions and k_inf.
   std::vector<Reference> references() const override;
+  // The closed-form scalar flux averaged over [lo, hi] in `group`, per source
+  // particle, where the job has one (a beam through pure absorbers); else NaN.
+  double flux_reference(double lo, double hi, int group) const;
   std::string describe() const override;
   // About this many collisions a history: sizes the default chunks, so a job has
   // enough of them for batch statistics.
@@ -36,6 +39,7 @@ class TransportModel : public Model {
   TransportKernel transport_kernel(Precision precision, std::uint64_t seed) const;
 
  private:
+  bool absorber_beam() const;  // a fixed-source beam into a slab of pure absorbers
   TransportSpec spec_;
 };
 
