@@ -113,19 +113,33 @@ int cmd_diff(const std::string& a, const std::string& b, double max_z) {
   return c.agree() ? 0 : kExitDiffer;
 }
 
-// The validation cases: ./validation, else an installed copy next to the
-// executable (PREFIX/share/mcsim/validation), else the source tree's.
-std::string default_validation_dir() {
+// A data folder (validation, configs): ./NAME, else an installed copy next to the
+// executable (PREFIX/share/mcsim/NAME), else the source tree's.
+std::string default_data_dir(const std::string& name) {
   namespace fs = std::filesystem;
   std::error_code e;
-  const fs::path installed = fs::read_symlink("/proc/self/exe", e).parent_path().parent_path() / "share/mcsim/validation";
-  for (const fs::path& p : {fs::path("validation"), installed})
+  const fs::path installed = fs::read_symlink("/proc/self/exe", e).parent_path().parent_path() / "share/mcsim" / name;
+  for (const fs::path& p : {fs::path(name), installed})
     if (!p.empty() && fs::is_directory(p, e)) return p.string();
-  return std::string(kSourceDir) + "/validation";
+  return std::string(kSourceDir) + "/" + name;
+}
+
+// Every key the loader reads from the example jobs, with its type, default,
+// allowed values and meaning.
+int cmd_schema(std::string dir, bool markdown) {
+  namespace fs = std::filesystem;
+  if (dir.empty()) dir = default_data_dir("configs");
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".yaml") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  if (files.empty()) throw std::runtime_error("no job files (*.yaml) in '" + dir + "'");
+  fmt::print("{}", io::schema_reference(files, markdown));
+  return 0;
 }
 
 int cmd_validate(std::string dir, const std::string& backend, const std::vector<std::string>& sets) {
-  if (dir.empty()) dir = default_validation_dir();
+  if (dir.empty()) dir = default_data_dir("validation");
   RunOptions opt{parse_backend(backend), false, "mcsim validate"};
   const auto rows = run_validation(dir, opt, sets);
   fmt::print("{}", format_validation(rows));
@@ -180,6 +194,11 @@ int main(int argc, char** argv) {
   validate->add_option("--backend", backend, "backend for every case")->check(CLI::IsMember(backends));
   validate->add_option("--set", sets, "override a key in every case, e.g. --set run.precision=float");
 
+  auto* schema = app.add_subcommand("schema", "print every config key: its type, default, allowed values and meaning");
+  schema->add_option("dir", dir, "folder of example jobs whose keys to list (default: configs/)");
+  bool markdown = false;
+  schema->add_flag("--markdown", markdown, "as a Markdown table (docs/config-reference.md)");
+
   app.add_subcommand("devices", "list the CUDA devices and CPU threads mcsim can use");
 
   try {
@@ -197,6 +216,7 @@ int main(int argc, char** argv) {
     else if (*show) status = cmd_show(file, csv, json);
     else if (*diff) status = cmd_diff(file, other, max_z);
     else if (*validate) status = cmd_validate(dir, backend, sets);
+    else if (*schema) status = cmd_schema(dir, markdown);
     else status = cmd_devices();
   } catch (const io::ConfigError& e) {
     if (mpi::master()) {

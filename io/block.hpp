@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -63,6 +64,10 @@ class Block {
   // (so not reported as a misspelling) but refused with a clear message.
   void not_available(const std::string& key, const std::string& what);
 
+  // For mcsim schema, where a key's default or allowed values depend on the job
+  // (a file name, the materials defined): what to list instead. Call before reading it.
+  void schema_note(const std::string& key, std::string fallback, std::string allowed = "");
+
   // Report unknown keys. Call once every key has been read.
   void finish();
 
@@ -71,11 +76,15 @@ class Block {
 
  private:
   YAML::Node scalar(const std::string& key, bool required);
+  // For mcsim schema: the key's type, default and allowed values.
+  void describe(const std::string& key, const std::string& type, const std::string& fallback,
+                const std::string& allowed = "");
   bool numbers(const YAML::Node& list, const std::string& key, Range range, std::vector<double>& out);
   YAML::Node node_;
   std::string path_;
   Diagnostics& diag_;
   std::set<std::string> known_;
+  std::map<std::string, std::pair<std::string, std::string>> notes_;  // key -> (default, allowed)
   bool valid_ = true;
 };
 

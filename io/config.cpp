@@ -179,6 +179,9 @@ constexpr std::uint64_t kScenarioBatches = 64;
 
 RunConfig parse_run(Block& run, const std::string& file) {
   RunConfig r;
+  run.schema_note("name", "the file's name without .yaml");
+  run.schema_note("output", "results/NAME.h5");
+  run.schema_note("chunk_paths", "chosen by the planner (see README)");
   r.name = run.text("name", stem(file));
   r.paths = run.count("paths", std::nullopt, 1, kMaxPaths);
   r.seed = run.count("seed", 0);
@@ -194,8 +197,8 @@ RunConfig parse_run(Block& run, const std::string& file) {
                     ? Precision::Float
                     : Precision::Double;
   r.output = run.text("output", "results/" + r.name + ".h5");
-  if (run.has("target_rel_error")) r.target_rel_error = run.real("target_rel_error", std::nullopt, Range::positive());
-  if (run.has("target_abs_error")) r.target_abs_error = run.real("target_abs_error", std::nullopt, Range::positive());
+  r.target_rel_error = run.real("target_rel_error", 0.0, Range::positive());  // 0: no target
+  r.target_abs_error = run.real("target_abs_error", 0.0, Range::positive());
   r.checkpoint_s = run.real("checkpoint_s", r.checkpoint_s, Range{0, 1e308, false, false});
   run.finish();
   return r;
@@ -230,8 +233,9 @@ void replicate_chunks(Block& run, RunConfig& r) {
 }  // namespace
 
 Job load_job_text(const std::string& text, const std::string& label,
-                  const std::vector<std::string>& overrides) {
+                  const std::vector<std::string>& overrides, SchemaRecorder* schema) {
   Diagnostics diag(label);
+  diag.schema = schema;
   YAML::Node root;
   try {
     root = YAML::Load(text);

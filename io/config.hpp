@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "io/schema.hpp"
 #include "models/model.hpp"
 
 namespace mcsim::io {
@@ -62,8 +63,9 @@ struct Job {
 // overrides: "model.process.volatility=0.3" style assignments, applied before
 // validation; errors in them are reported against the --set option.
 Job load_job_file(const std::string& path, const std::vector<std::string>& overrides = {});
+// `schema`, when given, records every key the loader reads (mcsim schema).
 Job load_job_text(const std::string& text, const std::string& label,
-                  const std::vector<std::string>& overrides = {});
+                  const std::vector<std::string>& overrides = {}, SchemaRecorder* schema = nullptr);
 
 const char* to_string(BackendChoice b);
 const char* to_string(Precision p);

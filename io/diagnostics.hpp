@@ -12,6 +12,8 @@ class Mark;
 
 namespace mcsim::io {
 
+class SchemaRecorder;
+
 class Diagnostics {
  public:
   explicit Diagnostics(std::string file) : file_(std::move(file)) {}
@@ -24,6 +26,8 @@ class Diagnostics {
   void set_context(std::string context) { context_ = std::move(context); }
 
   bool empty() const { return lines_.empty(); }
+  // When set, every key read is recorded there (mcsim schema).
+  SchemaRecorder* schema = nullptr;
   const std::vector<std::string>& lines() const { return lines_; }
   std::string report() const;
 

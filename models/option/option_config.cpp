@@ -34,6 +34,7 @@ void parse_assets(io::Block& process, OptionSpec& s) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     io::Block& b = list[i];
     Asset a;
+    b.schema_note("name", "asset0, asset1, ...");
     a.name = b.text("name", "asset" + std::to_string(i));
     a.spot = b.real("spot", std::nullopt, Range::positive());
     a.volatility = b.real("volatility", std::nullopt, Range::positive());

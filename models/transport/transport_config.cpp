@@ -144,6 +144,8 @@ void read_source(io::Block& b, TransportSpec& s) {
   Source& src = s.source;
   src.kind = b.choice("type", {"beam", "isotropic"}, std::nullopt) == "beam" ? Source::Kind::Beam
                                                                            : Source::Kind::Isotropic;
+  b.schema_note("group", "0", "a group, 0 = the fastest");
+  b.schema_note("region", "", "a region, 0 = the innermost or leftmost");
   src.group = static_cast<int>(b.count("group", 0, 0, static_cast<std::uint64_t>(std::max(0, s.groups - 1))));
   const auto [lo, hi] = extent(s.geometry);
   if (src.kind == Source::Kind::Beam) {
@@ -243,6 +245,7 @@ bool parse_materials_and_geometry(io::Block& model, TransportSpec& s) {
 
   // One material per region, by name.
   if (!model.has("regions")) model.error("", "missing required key 'regions' (one material per region)");
+  model.schema_note("regions", "", "the materials' names");
   const std::vector<std::string> regions = names.empty() ? std::vector<std::string>{} : model.choices("regions", names);
   if (model.valid() && g.valid() && regions.size() != s.geometry.regions())
     model.error("regions", fmt::format("names {} materials for the geometry's {} regions", regions.size(),

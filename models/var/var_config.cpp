@@ -45,6 +45,7 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
   if (list.empty() && model.valid()) model.error("portfolio", "needs at least one position");
   for (io::Block& b : list) {
     Position p;
+    b.schema_note("name", "p0, p1, ...");
     p.name = b.text("name", "p" + std::to_string(s.portfolio.size()));
     for (const Position& earlier : s.portfolio)
       if (earlier.name == p.name) b.error("name", "position '" + p.name + "' is named twice");
