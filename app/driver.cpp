@@ -227,6 +227,13 @@ void add_differences(io::Results& r) {
           return found == x.batches.values.end() ? std::vector<double>{} : found->second;
         };
         reduce::Difference d = reduce::paired_difference(e, b, values(s, e.name), values(base, e.name), weights);
+        // VaR and ES have no batches; their tails pair them.
+        for (const reduce::Tail& ta : s.tails)
+          for (const reduce::Tail& tb : base.tails)
+            if (ta.var_name == tb.var_name && (e.name == ta.var_name || e.name == ta.es_name)) {
+              const reduce::TailCorrelation c = reduce::tail_correlation(ta, tb);
+              d = reduce::correlated_difference(e, b, e.name == ta.var_name ? c.var : c.es);
+            }
         for (const Reference& x : s.references)
           for (const Reference& y : base.references)
             if (x.name == e.name && y.name == e.name && x.tolerance == 0 && y.tolerance == 0) d.reference = x.value - y.value;
@@ -284,6 +291,7 @@ io::Results run_job(const io::Job& job, const RunOptions& options) {
     o.checkpoint_for = scenario_checkpoint_path(options.checkpoint_for, job, i);
     o.resume = options.resume && saved[i];
     o.checkpoint_at_end = true;
+    o.keep_tails = true;
     if (options.progress && mpi::master()) fmt::print(stderr, "scenario {} ({} of {})\n", job.scenarios[i].name, i + 1, n);
     io::Results r = run_scenario(one, o);
     if (!mpi::master()) continue;
@@ -298,6 +306,7 @@ io::Results run_job(const io::Job& job, const RunOptions& options) {
   all.config = job.yaml;
   all.paths_per_s = simulate_s > 0 ? static_cast<double>(all.paths) * static_cast<double>(n) / simulate_s : 0.0;
   add_differences(all);
+  for (auto& s : all.scenarios) s.tails.clear();  // used; the file does not hold them
   return all;
 }
 

@@ -25,6 +25,8 @@ struct RunOptions {
   // Also checkpoint a finished run: a job of several scenarios keeps each finished
   // one until its results file is written.
   bool checkpoint_at_end = false;
+  // Keep each risk level's tail scenarios (for paired VaR and ES differences).
+  bool keep_tails = false;
 };
 
 // A run stopped by SIGTERM/SIGINT after writing its checkpoint.

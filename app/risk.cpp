@@ -63,6 +63,7 @@ struct Histogram {
 using var::Kept;
 struct Collect {
   std::vector<std::vector<Kept>> kept;     // per level
+  std::vector<std::vector<Kept>> above;    // per level, at or above the window (kept for paired differences only)
   std::vector<std::uint64_t> tail_count;   // per level
   std::vector<Fixed> tail_sum, tail_sum_sq;
   std::vector<Fixed> positions;            // position_sums layout, one band per level
@@ -70,6 +71,7 @@ struct Collect {
   std::vector<std::uint32_t> masks;        // and the levels they are above
   void size(std::size_t levels, std::size_t positions_n) {
     kept.assign(levels, {});
+    above.assign(levels, {});
     tail_count.assign(levels, 0);
     tail_sum.assign(levels, 0);
     tail_sum_sq.assign(levels, 0);
@@ -78,6 +80,7 @@ struct Collect {
   void add(Collect& o) {
     for (std::size_t l = 0; l < kept.size(); ++l) {
       kept[l].insert(kept[l].end(), o.kept[l].begin(), o.kept[l].end());
+      above[l].insert(above[l].end(), o.above[l].begin(), o.above[l].end());
       tail_count[l] += o.tail_count[l], tail_sum[l] += o.tail_sum[l], tail_sum_sq[l] += o.tail_sum_sq[l];
     }
     for (std::size_t j = 0; j < positions.size(); ++j) positions[j] += o.positions[j];
@@ -86,10 +89,12 @@ struct Collect {
   }
   void pack(Bytes& b) const {
     for (const auto& k : kept) b.put(k);
+    for (const auto& k : above) b.put(k);
     b.put(tail_count), b.put(tail_sum), b.put(tail_sum_sq), b.put(positions);
   }
   void unpack(Bytes& b) {
     for (auto& k : kept) b.get(k);
+    for (auto& k : above) b.get(k);
     b.get(tail_count), b.get(tail_sum), b.get(tail_sum_sq), b.get(positions);
   }
 };
@@ -311,6 +316,7 @@ io::Results run_risk_job(const io::Job& job, const var::VarModel& model, const R
           for (std::size_t l = 0; l < levels; ++l) {
             if (x >= plan[2 * l + 1]) {
               mask |= 1u << l;
+              if (options.keep_tails) c.above[l].push_back({x, first + j});
               ++c.tail_count[l];
               c.tail_sum[l] += kernel.unit.to_fixed(x);
               c.tail_sum_sq[l] += kernel.square_unit.to_fixed(x * x);
@@ -416,11 +422,23 @@ io::Results run_risk_job(const io::Job& job, const var::VarModel& model, const R
   scenario.tables.push_back({"loss_histogram", {"low", "high", "count"}, histogram_rows});
   scenario.tables.push_back({"quantiles", {"level", "var", "var_ci_low", "var_ci_high", "es", "es_std_error"}, quantile_rows});
   scenario.tables.push_back({"contributions", {"level", "position", "var", "var_std_error", "es", "es_std_error"}, contribution_rows});
+  // Each level's scenarios ranked above the VaR, by index: what pairs the VaR and
+  // ES of two scenarios.
+  if (options.keep_tails)
+    for (std::size_t l = 0; l < levels; ++l) {
+      const var::LevelFigures& f = figures[l];
+      const std::string name = var::level_name(spec.confidence[l]);
+      reduce::Tail t{"var_" + name, "es_" + name, f.var, n, {}};
+      for (std::size_t i = f.at_var + 1; i < f.kept.size(); ++i) t.above.emplace_back(f.kept[i].scenario, f.kept[i].loss);
+      for (const Kept& k : all.above[l]) t.above.emplace_back(k.scenario, k.loss);
+      std::sort(t.above.begin(), t.above.end());
+      scenario.tails.push_back(std::move(t));
+    }
   scenario.tally_layout = {"loss.count", "loss.sum", "loss.sum_sq"};
   for (const auto& part : chunk_parts) scenario.chunk_tallies.insert(scenario.chunk_tallies.end(), part.begin(), part.end());
   // The P&L's mean and spread on batches of chunks, for paired differences between
-  // scenarios. VaR, ES and their shares have none: a batch's quantile would need
-  // its own passes.
+  // scenarios. VaR and ES pair through their tails instead (below); a batch's
+  // quantile would need its own passes.
   const std::uint64_t B = reduce::batch_count(chunks);
   for (std::uint64_t b = 0; b < B; ++b) {
     const auto [first, last] = reduce::batch_rows(b, B, chunks);

@@ -35,6 +35,8 @@ struct ScenarioResult {
   std::vector<Table> tables;              // written as datasets with a `columns` attribute
   // Every estimate on batches of the paths, for paired differences (not written).
   reduce::BatchValues batches;
+  // Quantile tails for the paired errors of VaR and ES differences (not written).
+  std::vector<reduce::Tail> tails;
   // This scenario minus the base scenario, per estimate both hold (none for base).
   std::vector<reduce::Difference> differences;
 };

@@ -44,4 +44,32 @@ Difference paired_difference(const Estimate& a, const Estimate& b, const std::ve
   return d;
 }
 
+Difference correlated_difference(const Estimate& a, const Estimate& b, double correlation) {
+  Difference d;
+  d.unpaired_std_error = std::sqrt(a.std_error * a.std_error + b.std_error * b.std_error);
+  const double var = a.std_error * a.std_error + b.std_error * b.std_error - 2 * correlation * a.std_error * b.std_error;
+  d.estimate = normal_estimate(a.name, a.value - b.value, std::sqrt(std::max(0.0, var)), std::min(a.samples, b.samples));
+  return d;
+}
+
+TailCorrelation tail_correlation(const Tail& a, const Tail& b) {
+  const double n = static_cast<double>(a.paths);
+  const double pa = static_cast<double>(a.above.size()) / n, pb = static_cast<double>(b.above.size()) / n;
+  // Sums over each tail and over both: (loss - VaR), its square, and the product.
+  double both = 0, ea = 0, eb = 0, ea2 = 0, eb2 = 0, eab = 0;
+  for (const auto& [i, x] : a.above) ea += x - a.var, ea2 += (x - a.var) * (x - a.var);
+  for (const auto& [i, x] : b.above) eb += x - b.var, eb2 += (x - b.var) * (x - b.var);
+  for (std::size_t i = 0, j = 0; i < a.above.size() && j < b.above.size();) {
+    if (a.above[i].first < b.above[j].first) ++i;
+    else if (b.above[j].first < a.above[i].first) ++j;
+    else both += 1, eab += (a.above[i].second - a.var) * (b.above[j].second - b.var), ++i, ++j;
+  }
+  TailCorrelation c;
+  const double va = pa * (1 - pa), vb = pb * (1 - pb);
+  c.var = va > 0 && vb > 0 ? (both / n - pa * pb) / std::sqrt(va * vb) : 0;
+  const double sa = ea2 / n - (ea / n) * (ea / n), sb = eb2 / n - (eb / n) * (eb / n);
+  c.es = sa > 0 && sb > 0 ? (eab / n - (ea / n) * (eb / n)) / std::sqrt(sa * sb) : 0;
+  return c;
+}
+
 }  // namespace mcsim::reduce

@@ -19,6 +19,12 @@ inline bool same_results(const std::string& a_path, const std::string& b_path) {
           !same_bits(x.estimates[i].std_error, y.estimates[i].std_error) ||
           x.estimates[i].samples != y.estimates[i].samples)
         return false;
+    // Differences from the base scenario, with their paired errors.
+    if (x.name != y.name || x.differences.size() != y.differences.size()) return false;
+    for (std::size_t i = 0; i < x.differences.size(); ++i)
+      if (!same_bits(x.differences[i].estimate.value, y.differences[i].estimate.value) ||
+          !same_bits(x.differences[i].estimate.std_error, y.differences[i].estimate.std_error))
+        return false;
   }
   return true;
 }

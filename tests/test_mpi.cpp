@@ -55,6 +55,30 @@ TEST_CASE("one two and three ranks give the same estimate bits and chunk table",
   fs::remove_all(dir);
 }
 
+TEST_CASE("scenarios and their paired differences have the same bits on one and three ranks", "[mpi][scenarios]") {
+  const fs::path dir = scratch("mpi-scenarios");
+  // An option sweep (batches of chunks) and a risk scenario (VaR and ES tails).
+  const fs::path option = write_job(dir, "double");
+  std::ofstream(option, std::ios::app) << "sweep: { model.process.volatility: [0.2, 0.4], model.instrument.strike: [100, 120] }\n";
+  const fs::path risk = dir / "risk.yaml";
+  std::ofstream(risk) << var_job() << "scenarios: [{ name: hedged, set: { model.portfolio.1.quantity: 1500 } }]\n";
+  for (const fs::path& job : {option, risk}) {
+    std::vector<std::string> outs;
+    for (int ranks : {1, 3}) {
+      outs.push_back((dir / (job.stem().string() + std::to_string(ranks) + ".h5")).string());
+      const auto r = run("run " + job.string() + " --backend cpu -q -o " + outs.back(), mpirun(ranks));
+      INFO(r.output);
+      REQUIRE(r.status == 0);
+    }
+    const auto res = mcsim::io::read_results(outs[0]);
+    CHECK(res.scenarios.size() == (job == option ? 5u : 2u));
+    CHECK(!res.scenarios.back().differences.empty());
+    INFO(job.string());
+    CHECK(same_results(outs[0], outs[1]));
+  }
+  fs::remove_all(dir);
+}
+
 TEST_CASE("a target error stops at the same point on one and three ranks", "[mpi]") {
   const fs::path dir = scratch("mpi-target");
   const fs::path job = write_job(dir, "float", ", target_rel_error: 4e-3");

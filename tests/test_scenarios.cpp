@@ -3,7 +3,9 @@
 // and against the spread of differences over independent seeds.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
+#include <map>
 #include <filesystem>
 #include <string>
 
@@ -207,11 +209,50 @@ TEST_CASE("eigenvalue and risk scenarios report paired differences where batches
   CHECK(mean.batches > 1);
   CHECK(std::fabs(mean.estimate.value - exact) < 4 * se);
   CHECK(mean.estimate.std_error == Approx(se).epsilon(0.3));  // 64 batches: the error's own spread is 9%
-  const reduce::Difference& var = difference(v.scenarios.at(1), "var_0.99");
-  CHECK(var.batches == 0);
-  CHECK(std::isnan(var.estimate.std_error));
-  CHECK(var.estimate.value == scenario(v, "more").estimates.at(2).value - v.scenarios[0].estimates.at(2).value);
-  if (!std::isnan(var.reference)) CHECK(std::fabs(var.estimate.value - var.reference) < 4 * var.unpaired_std_error);
+  // VaR and ES pair through their tails. Both tails hold the paths of the lowest
+  // prices, so the VaR difference is 1000 (S_0 - S_q), S_q the price's quantile at
+  // the level: its error is 1000 sqrt(p (1 - p) / n) / f(S_q), f the lognormal density.
+  for (const double level : {0.95, 0.99}) {
+    const std::string name = level == 0.95 ? "0.95" : "0.99";
+    const double z = level == 0.95 ? -1.6448536269514722 : -2.3263478740408408, vol = 0.3 * std::sqrt(h);
+    const double s_q = 100 * std::exp((0.05 - 0.045) * h + vol * z);
+    const double density = std::exp(-z * z / 2) / std::sqrt(2 * M_PI) / (s_q * vol);
+    const double var_se = 1000 * std::sqrt(level * (1 - level) / 300001) / density;
+    for (const std::string prefix : {"var_", "es_"}) {
+      const reduce::Difference& d = difference(v.scenarios.at(1), prefix + name);
+      INFO(prefix + name << " difference " << d.estimate.value << " +- " << d.estimate.std_error << " (unpaired "
+                         << d.unpaired_std_error << "), reference " << d.reference << ", exact VaR error " << var_se);
+      CHECK(d.batches == 0);
+      CHECK(d.estimate.std_error < 0.8 * d.unpaired_std_error);
+      if (prefix == "var_") CHECK(d.estimate.std_error == Approx(var_se).epsilon(0.3));
+      if (!std::isnan(d.reference)) CHECK(std::fabs(d.estimate.value - d.reference) < 4 * d.estimate.std_error);
+    }
+  }
+}
+
+TEST_CASE("paired VaR and ES errors match the spread of differences over seeds", "[scenarios][var]") {
+  // 30 independent runs of a position change: each paired error's mean must match
+  // the differences' standard deviation (ratio 1; +-0.4 is about 3 of its own
+  // standard errors at 30 runs).
+  const int runs = 30;
+  std::map<std::string, std::array<double, 3>> acc;  // sum, sum of squares, mean error
+  for (int seed = 1; seed <= runs; ++seed) {
+    std::string job = var_job(", seed: " + std::to_string(100 + seed));
+    job.replace(job.find("paths: 300_001, seed: 5, "), 25, "paths: 40_000, ");
+    job += "scenarios: [{ name: more, set: { model.portfolio.1.quantity: 1500 } }]\n";
+    const io::Results r = run_cpu(job);
+    for (const char* name : {"var_0.95", "es_0.95"}) {
+      const reduce::Difference& d = difference(r.scenarios.at(1), name);
+      auto& a = acc[name];
+      a[0] += d.estimate.value, a[1] += d.estimate.value * d.estimate.value, a[2] += d.estimate.std_error / runs;
+    }
+  }
+  for (const auto& [name, a] : acc) {
+    const double sd = std::sqrt((a[1] - a[0] * a[0] / runs) / (runs - 1));
+    INFO(name << ": spread of the differences " << sd << ", mean paired error " << a[2]);
+    CHECK(a[2] / sd > 0.6);
+    CHECK(a[2] / sd < 1.4);
+  }
 }
 
 TEST_CASE("scenario results keep their order and differences in the file", "[scenarios][results]") {
