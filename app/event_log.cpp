@@ -14,6 +14,7 @@ namespace mcsim::event_log {
 namespace {
 std::FILE* file = nullptr;
 std::mutex mutex;  // the progress thread writes too
+double every_s = 10;
 
 std::string utc_now() {
   const std::time_t t = std::time(nullptr);
@@ -25,8 +26,9 @@ std::string utc_now() {
 }
 }  // namespace
 
-void open(const std::string& path) {
+void open(const std::string& path, double progress_every_s) {
   std::lock_guard<std::mutex> lock(mutex);
+  every_s = progress_every_s;
   if (file) std::fclose(file);
   file = std::fopen(path.c_str(), "w");
   if (!file) throw std::runtime_error("cannot write the log '" + path + "': " + std::strerror(errno));
@@ -35,6 +37,11 @@ void open(const std::string& path) {
 bool enabled() {
   std::lock_guard<std::mutex> lock(mutex);
   return file != nullptr;
+}
+
+double progress_every_s() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return every_s;
 }
 
 void write(const std::string& event, const std::vector<std::pair<std::string, std::string>>& fields) {

@@ -75,8 +75,8 @@ std::string estimates_json(const io::Results& r) {
 
 int cmd_run(const std::string& config, const std::string& output, const std::string& backend,
             const std::vector<std::string>& sets, bool force, bool resume, bool quiet, bool verbose,
-            const std::string& log, const std::string& cmdline) {
-  if (!log.empty() && mpi::master()) event_log::open(log);
+            const std::string& log, double log_every, const std::string& cmdline) {
+  if (!log.empty() && mpi::master()) event_log::open(log, log_every);
   io::Job job = io::load_job_file(config, sets);
   const std::string path = output.empty() ? job.run.output : output;
   io::check_writable(path, force);  // fail before the work, not after
@@ -166,7 +166,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> sets;
   bool force = false, quiet = false, verbose = false, resume = false, csv = false, json = false;
   std::string log;
-  double max_z = 4;
+  double max_z = 4, log_every = 10;
 
   auto* run = app.add_subcommand("run", "run a job file and write its results (HDF5)");
   run->add_option("config", config, "job file (YAML)")->required()->check(CLI::ExistingFile);
@@ -178,6 +178,7 @@ int main(int argc, char** argv) {
   run->add_flag("-q,--quiet", quiet, "no progress bar");
   run->add_flag("-v,--verbose", verbose, "also the time of each stage and each device's share");
   run->add_option("--log", log, "the run's events as JSON lines (start, progress, done, stopped, error) for batch systems");
+  run->add_option("--log-every", log_every, "seconds between the log's progress lines")->capture_default_str()->check(CLI::PositiveNumber);
 
   auto* show = app.add_subcommand("show", "print a results file");
   show->add_option("file", file, "results file (HDF5)")->required()->check(CLI::ExistingFile);
@@ -212,7 +213,7 @@ int main(int argc, char** argv) {
   const auto rank_prefix = [] { return mpi::size() > 1 ? fmt::format("rank {}: ", mpi::rank()) : std::string(); };
   int status = 0;
   try {
-    if (*run) status = cmd_run(config, output, backend, sets, force, resume, quiet, verbose, log, join_args(argc, argv));
+    if (*run) status = cmd_run(config, output, backend, sets, force, resume, quiet, verbose, log, log_every, join_args(argc, argv));
     else if (*show) status = cmd_show(file, csv, json);
     else if (*diff) status = cmd_diff(file, other, max_z);
     else if (*validate) status = cmd_validate(dir, backend, sets);

@@ -32,13 +32,14 @@ void Progress::finish() {
 
 void Progress::loop() {
   constexpr auto kQuiet = std::chrono::seconds(2);  // short runs draw nothing
-  constexpr auto kLogEvery = std::chrono::seconds(10);
-  auto next_log = start_ + kLogEvery;
+  const auto every = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(event_log::progress_every_s()));
+  auto next_log = start_ + every;
   std::unique_lock<std::mutex> lock(mutex_);
   while (!wake_.wait_for(lock, std::chrono::milliseconds(250), [this] { return stop_; })) {
     const auto now = std::chrono::steady_clock::now();
     if (enabled_ && now - start_ >= kQuiet) draw(false), drawn_ = true;
-    if (logging_ && now >= next_log) log(), next_log += kLogEvery;
+    if (logging_ && now >= next_log) log(), next_log += every;
   }
 }
 

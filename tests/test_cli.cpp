@@ -160,5 +160,26 @@ TEST_CASE("mcsim run --log writes JSON lines from start to done and a config err
   CHECK(error[0]["event"].as<std::string>() == "error");
   CHECK(error[0]["status"].as<int>() == 2);
   CHECK(error[0]["message"].as<std::string>().find("run.paths") != std::string::npos);
+
+  // Progress lines while the paths run, here every 0.05 s of a run of half a second or more:
+  // growing counts of the job's paths and growing times.
+  const auto slow = mcsim("run " + config + " --backend cpu -q --set run.paths=60_000_000 -o " + out +
+                          "3 --log " + log + " --log-every 0.05");
+  REQUIRE(slow.status == 0);
+  const auto lines = json_lines(log);
+  std::vector<YAML::Node> progress;
+  for (const auto& e : lines)
+    if (e["event"].as<std::string>() == "progress") progress.push_back(e);
+  REQUIRE(progress.size() >= 3);
+  CHECK(lines.front()["event"].as<std::string>() == "start");
+  CHECK(lines.back()["event"].as<std::string>() == "done");
+  for (std::size_t i = 0; i < progress.size(); ++i) {
+    CHECK(progress[i]["total"].as<std::uint64_t>() == 60000000);
+    CHECK(progress[i]["done"].as<std::uint64_t>() <= 60000000);
+    if (i == 0) continue;
+    CHECK(progress[i]["done"].as<std::uint64_t>() >= progress[i - 1]["done"].as<std::uint64_t>());
+    CHECK(progress[i]["elapsed_s"].as<double>() > progress[i - 1]["elapsed_s"].as<double>());
+  }
+  CHECK(mcsim("run " + config + " -q -o " + out + "4 --log " + log + " --log-every 0").status != 0);
   fs::remove_all(dir);
 }
