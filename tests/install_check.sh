@@ -14,8 +14,10 @@ cd "$prefix"
 bin/mcsim run share/mcsim/configs/quickstart.yaml --backend cpu -q --set run.paths=100000 -o out/q.h5 | grep "price" > /dev/null
 [ -f out/q.h5 ] || { echo "no results file"; exit 1; }
 bin/mcsim schema > schema.txt && grep -q "^run.paths" schema.txt || { echo "installed mcsim schema found no configs"; exit 1; }
-bin/mcsim-plot out/q.h5 -o out/plots > /dev/null || { echo "installed mcsim-plot failed"; exit 1; }
-[ -s out/plots/base.convergence.png ] || { echo "installed mcsim-plot wrote no convergence plot"; exit 1; }
+if /usr/bin/python3 -c "import h5py, matplotlib" 2> /dev/null; then  # scripts/install-deps.sh installs them
+  bin/mcsim-plot out/q.h5 -o out/plots > /dev/null || { echo "installed mcsim-plot failed"; exit 1; }
+  [ -s out/plots/base.convergence.png ] || { echo "installed mcsim-plot wrote no convergence plot"; exit 1; }
+fi
 # With no folder given, the installed cases are found: keep one file of them, so
 # the run is quick and its count tells them from the source tree's.
 find share/mcsim/validation -name '*.yaml' ! -name european.yaml -delete
