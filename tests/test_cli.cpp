@@ -161,10 +161,10 @@ TEST_CASE("mcsim run --log writes JSON lines from start to done and a config err
   CHECK(error[0]["status"].as<int>() == 2);
   CHECK(error[0]["message"].as<std::string>().find("run.paths") != std::string::npos);
 
-  // Progress lines while the paths run, here every 0.05 s of a run of half a second or more:
-  // growing counts of the job's paths and growing times.
-  const auto slow = mcsim("run " + config + " --backend cpu -q --set run.paths=60_000_000 -o " + out +
-                          "3 --log " + log + " --log-every 0.05");
+  // Progress lines while the paths run, here every 0.05 s of a run of a second or so
+  // (two threads on any machine): growing counts of the job's paths and growing times.
+  const auto slow = test_exe::run("run " + config + " --backend cpu -q --set run.paths=60_000_000 -o " + out +
+                                  "3 --log " + log + " --log-every 0.05", "OMP_NUM_THREADS=2");
   REQUIRE(slow.status == 0);
   const auto lines = json_lines(log);
   std::vector<YAML::Node> progress;

@@ -223,7 +223,7 @@ TEST_CASE("a transport results file holds the flux mesh and k per generation", "
   std::filesystem::remove(path);
   const auto& s = back.scenarios.front();
   REQUIRE(s.tables.size() == 2);
-  CHECK(table(back, "flux").data.size() == 10 * 7);
+  CHECK(table(back, "flux").data.size() == 10 * 8);  // low, high, group, track and collision with errors, reference
   CHECK(table(back, "k_generation").data.size() == 120 * 7);
   CHECK(by_name(back).count("k_eff") == 1);
   CHECK(by_name(back).count("flux") == 1);
