@@ -265,8 +265,15 @@ TEST_CASE("scenario results keep their order and differences in the file", "[sce
   const io::Job parsed = io::load_job_text(job, "job.yaml");
   RunOptions opt{io::BackendChoice::Cpu, false, "test", path};
   const io::Results r = run_job(parsed, opt);
-  // Each finished scenario left a checkpoint until the file is written.
+  // Each finished scenario left a checkpoint until the file is written; resuming
+  // from them (a run killed before writing) gives the same bits without rerunning.
   CHECK(!io::find_checkpoints(scenario_checkpoint_path(path, parsed, 1)).empty());
+  RunOptions again = opt;
+  again.resume = true;
+  const io::Results resumed = run_job(parsed, again);
+  REQUIRE(resumed.scenarios.size() == 2);
+  CHECK(resumed.scenarios[1].estimates.at(0).value == r.scenarios[1].estimates.at(0).value);
+  CHECK(resumed.scenarios[1].differences.at(0).estimate.std_error == r.scenarios[1].differences.at(0).estimate.std_error);
   io::write_results(path, r, true);
   remove_job_checkpoints(path, parsed);
   CHECK(io::find_checkpoints(path).empty());
@@ -292,4 +299,27 @@ TEST_CASE("scenarios of a job with a target error run the base scenario's paths"
   CHECK(base < 400000);  // the target stopped it early
   CHECK(r.scenarios[1].estimates.at(0).samples == base);
   CHECK(difference(r.scenarios[1], "price").batches > 1);
+}
+
+TEST_CASE("an eigenvalue job's finished scenarios resume from their checkpoints with the same bits", "[scenarios][transport][checkpoint]") {
+  const fs::path dir = fs::temp_directory_path() / "mcsim-scenarios-resume";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string path = (dir / "k.h5").string();
+  const io::Job job = io::load_job_text(
+      transport_job(pua_slab_model("scenarios: [{ name: thin, set: { model.geometry.boundaries: [-1.6, 1.6] } }]\n"),
+                    "paths: 5_000"),
+      "job.yaml");
+  RunOptions opt{io::BackendChoice::Cpu, false, "test", path};
+  const io::Results first = run_job(job, opt);
+  opt.resume = true;
+  const io::Results resumed = run_job(job, opt);
+  REQUIRE(resumed.scenarios.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    CHECK(resumed.scenarios[i].estimates.at(0).name == "k_eff");
+    CHECK(resumed.scenarios[i].estimates.at(0).value == first.scenarios[i].estimates.at(0).value);
+  }
+  CHECK(resumed.scenarios[1].differences.at(0).estimate.std_error == first.scenarios[1].differences.at(0).estimate.std_error);
+  remove_job_checkpoints(path, job);
+  fs::remove_all(dir);
 }
