@@ -258,9 +258,7 @@ void merge_run(io::Results& all, io::Results&& r) {
 
 std::string scenario_checkpoint_path(const std::string& results_path, const io::Job& job, std::size_t i) {
   if (i == 0 || results_path.empty()) return results_path;
-  const std::string ext = ".h5";
-  const bool has_ext = results_path.size() > ext.size() && results_path.compare(results_path.size() - 3, 3, ext) == 0;
-  return (has_ext ? results_path.substr(0, results_path.size() - 3) : results_path) + "." + job.scenarios.at(i).name + ext;
+  return io::results_base(results_path) + "." + job.scenarios.at(i).name + ".h5";
 }
 
 void remove_job_checkpoints(const std::string& results_path, const io::Job& job) {

@@ -156,7 +156,7 @@ class Batches {
 
 // The tallies a job asked for, and the flux mesh as a table.
 void tally_estimates(const transport::TransportModel& model, const transport::TransportView<double>& v, const Batches& b,
-                     io::ScenarioResult* out) {
+                     io::ScenarioResult* out, bool with_table = true) {
   namespace slot = transport::slot;
   const transport::TransportSpec& spec = model.spec();
   const transport::Tallies& t = spec.tallies;
@@ -170,6 +170,7 @@ void tally_estimates(const transport::TransportModel& model, const transport::Tr
   const int G = spec.groups, bins = t.flux_bins;
   out->estimates.push_back(b.of_sum("flux", slot::Scalars, slot::Scalars + G * bins));
   out->estimates.push_back(b.of_sum("flux_collision", slot::Scalars + G * bins, slot::Scalars + 2 * G * bins));
+  if (!with_table) return;  // a batch's estimates, for paired differences
   // Per bin: the flux is its track length (or collision score) over its volume.
   std::vector<double> rows;
   for (int g = 0; g < G; ++g)
@@ -350,7 +351,7 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
         const std::vector<std::uint64_t> part(rows.begin() + static_cast<std::ptrdiff_t>(first * slots),
                                               rows.begin() + static_cast<std::ptrdiff_t>(last * slots));
         io::ScenarioResult one;
-        tally_estimates(model, view, Batches{part, slots, std::min(n, last * C) - first * C, C}, &one);
+        tally_estimates(model, view, Batches{part, slots, std::min(n, last * C) - first * C, C}, &one, false);
         scenario.batches.add(one.estimates);
       }
       collisions = b.of("", transport::slot::Collisions).value * static_cast<double>(n);
@@ -505,7 +506,7 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
       std::vector<double> weights;
       // k's three estimators and the tallies over generations [g0, g1) of the active
       // ones; k_eff combines them with `weights`.
-      const auto estimates = [&](std::uint64_t g0, std::uint64_t g1, io::ScenarioResult* out) {
+      const auto estimates = [&](std::uint64_t g0, std::uint64_t g1, io::ScenarioResult* out, bool with_table) {
         const std::vector<std::uint64_t> part(active_rows.begin() + static_cast<std::ptrdiff_t>(g0 * slots),
                                               active_rows.begin() + static_cast<std::ptrdiff_t>(g1 * slots));
         const Batches b{part, slots, n * (g1 - g0), n};
@@ -516,18 +517,18 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
         out->estimates.push_back(b.of("k_collision", transport::slot::KCollision));
         out->estimates.push_back(b.of("k_absorption", transport::slot::KAbsorption));
         out->estimates.push_back(b.of("k_track", transport::slot::KTrack));
-        tally_estimates(model, view, b, out);
+        tally_estimates(model, view, b, out, with_table);
       };
       const reduce::Estimate k_eff = combined_k(k_active, &weights);
       if (weights.size() != 3) weights = {1, 0, 0};  // no combination: the collision estimator
-      estimates(0, active, &scenario);
+      estimates(0, active, &scenario, true);
       scenario.estimates.front() = k_eff;  // with its error from the estimators' covariance
       // The same on batches of generations, for paired differences between scenarios.
       const std::uint64_t B = reduce::batch_count(active);
       for (std::uint64_t k = 0; k < B; ++k) {
         const auto [first, last] = reduce::batch_rows(k, B, active);
         io::ScenarioResult one;
-        estimates(first, last, &one);
+        estimates(first, last, &one, false);
         scenario.batches.add(one.estimates);
       }
       scenario.diagnostics.emplace_back("k_weight_collision", weights[0]);

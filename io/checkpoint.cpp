@@ -11,22 +11,20 @@ namespace mcsim::io {
 
 namespace fs = std::filesystem;
 
-namespace {
-std::string base_of(const std::string& results_path) {
+std::string results_base(const std::string& results_path) {
   const std::string ext = ".h5";
   const bool has_ext = results_path.size() > ext.size() &&
                        results_path.compare(results_path.size() - ext.size(), ext.size(), ext) == 0;
   return has_ext ? results_path.substr(0, results_path.size() - ext.size()) : results_path;
 }
-}  // namespace
 
 std::string checkpoint_path(const std::string& results_path, int rank) {
-  const std::string base = base_of(results_path);
+  const std::string base = results_base(results_path);
   return rank == 0 ? base + ".ckpt.h5" : fmt::format("{}.ckpt.r{}.h5", base, rank);
 }
 
 std::vector<std::string> find_checkpoints(const std::string& results_path) {
-  const fs::path base(base_of(results_path));
+  const fs::path base(results_base(results_path));
   const fs::path dir = base.has_parent_path() ? base.parent_path() : fs::path(".");
   const std::string name = base.filename().string() + ".ckpt.";
   std::vector<std::string> out;

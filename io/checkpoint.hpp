@@ -20,6 +20,8 @@ struct Checkpoint {
   std::vector<double> state;        // what else a resume needs (an eigenvalue run's next sites); may be empty
 };
 
+// A results path without its .h5, which checkpoint names start from.
+std::string results_base(const std::string& results_path);
 std::string checkpoint_path(const std::string& results_path, int rank);
 // Every checkpoint file of this results path now on disk.
 std::vector<std::string> find_checkpoints(const std::string& results_path);
