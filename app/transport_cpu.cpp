@@ -16,6 +16,10 @@ struct CpuSink {
   std::uint64_t* tally;
   std::vector<transport::Site<double>>* bank;
   void add(int slot, Real value) { tally[slot] += transport::to_units(value); }
+  void add_run(int slot, int n, Real value) {
+    const std::uint64_t units = transport::to_units(value);
+    for (int i = 0; i < n; ++i) tally[slot + i] += units;
+  }
   void add_history(const Real (&scalars)[transport::slot::Scalars]) {
     for (int s = 0; s < transport::slot::Scalars; ++s) add(s, scalars[s]);
   }

@@ -2,10 +2,12 @@
 // a share of one row (chunk); its threads run one history each and, when one ends,
 // take the block's next, so a warp stays busy until the share is done. They add
 // their mesh scores into the block's copy of the row's slots in shared memory
-// with 64-bit integer atomics, and keep their scalar scores in registers until the warp
-// sums them; the block adds its copy to the row's slots in global memory: integer
-// adds commute, so the row's tallies do not depend on the order. History h keeps its fission sites in its own K places of
-// the bank; a scan of the counts packs them in the CPU's history order.
+// with 64-bit integer atomics (a track's whole bins as one run, two atomics
+// however many bins it crosses), and their scalar scores into their own shared
+// words until the warp sums them; the block adds its copy to the row's slots in
+// global memory: integer adds commute, so the row's tallies do not depend on the
+// order. History h keeps its fission sites in its own K places of the bank; a
+// scan of the counts packs them in the CPU's history order.
 // Eigenvalue generations on one GPU keep the sites there: the next generation's
 // are drawn from the packed bank on the device, and only the tallies and the
 // bank's mesh counts come back.
@@ -44,18 +46,34 @@ constexpr int kBlocksPerSmAtLeast = sizeof(Real) == 4 ? 4 : 3;
 template <class Real>
 struct DeviceSink {
   ull* slots;  // the block's copy of the row's slots in shared memory, or the row's own
+  // With shared slots, runs of mesh slots as differences: adding c to the slots
+  // [s, s + n) is runs[s - Scalars] += c, runs[s - Scalars + n] -= c, and the
+  // block's prefix sums at the end give every slot its runs (integers: exact).
+  ull* runs;
   Site<double>* bank;  // history h's sites at bank[h K, (h + 1) K)
   unsigned K;
+  // The thread's histories' scalar slots, summed: scalars[s][threadIdx.x], in
+  // shared memory (in registers they would crowd out the history's state).
+  ull (*scalars)[kBlock];
   ull h = 0;       // the history, in the batch
   unsigned n = 0;  // the sites it has banked
-  ull scalars[transport::slot::Scalars] = {};  // the thread's histories' scalar slots, summed
   __device__ void add(int slot, Real value) {
     const ull u = transport::to_units(value);
     if (u) atomicAdd(&slots[slot], u);
   }
+  __device__ void add_run(int slot, int count, Real value) {
+    const ull u = transport::to_units(value);
+    if (!u) return;
+    if (runs) {
+      atomicAdd(&runs[slot - transport::slot::Scalars], u);
+      atomicAdd(&runs[slot - transport::slot::Scalars + count], ~u + 1);  // minus u, modulo 2^64
+      return;
+    }
+    for (int i = 0; i < count; ++i) atomicAdd(&slots[slot + i], u);
+  }
   __device__ void add_history(const Real (&v)[transport::slot::Scalars]) {
 #pragma unroll
-    for (int s = 0; s < transport::slot::Scalars; ++s) scalars[s] += transport::to_units(v[s]);
+    for (int s = 0; s < transport::slot::Scalars; ++s) scalars[s][threadIdx.x] += transport::to_units(v[s]);
   }
   __device__ void bank_site(Real pos, int g) {
     if (n < K) bank[h * K + n] = {static_cast<double>(pos), g};
@@ -64,23 +82,30 @@ struct DeviceSink {
 };
 
 // Block b runs histories [lo, hi) of row b / blocks_per_row. With a bank, history
-// h's site count goes to banked[h], and any count over K to *most.
-template <class Real>
-__global__ void __launch_bounds__(kBlock, kBlocksPerSmAtLeast<Real>) histories_kernel(const transport::TransportView<Real> v, std::uint64_t seed, std::uint64_t stream0,
+// h's site count goes to banked[h], and any count over K to *most. The job's mode
+// and shape are constants of the kernel, so it carries no code the job does not use
+// (nor the registers of that code).
+template <class Real, bool Eigenvalue, bool Sphere>
+__global__ void __launch_bounds__(kBlock, kBlocksPerSmAtLeast<Real>) histories_kernel(transport::TransportView<Real> v, std::uint64_t seed, std::uint64_t stream0,
                                  std::uint64_t count, std::uint64_t chunk, unsigned blocks_per_row,
                                  const Site<double>* sites, Real inv_k, ull* tallies, int slots, bool shared,
                                  Site<double>* bank, unsigned K, ull* banked, unsigned* most) {
-  extern __shared__ ull block_slots[];
+  v.eigenvalue = Eigenvalue, v.sphere = Sphere;
+  extern __shared__ ull block_slots[];  // with `shared`: the slots, then the mesh's runs (one more)
   __shared__ unsigned next;
+  __shared__ ull thread_scalars[transport::slot::Scalars][kBlock];
   const std::uint64_t row = blockIdx.x / blocks_per_row, part = blockIdx.x % blocks_per_row;
   const std::uint64_t row0 = row * chunk, in_row = min(chunk, count - row0);
   const std::uint64_t lo = row0 + in_row * part / blocks_per_row, hi = row0 + in_row * (part + 1) / blocks_per_row;
   ull* row_slots = tallies + row * slots;
+  const int mesh = slots - transport::slot::Scalars;
+  ull* runs = shared ? block_slots + slots : nullptr;
   if (shared)
-    for (int s = threadIdx.x; s < slots; s += blockDim.x) block_slots[s] = 0;
+    for (int s = threadIdx.x; s < slots + mesh + 1; s += blockDim.x) block_slots[s] = 0;
+  for (int s = 0; s < transport::slot::Scalars; ++s) thread_scalars[s][threadIdx.x] = 0;
   if (threadIdx.x == 0) next = blockDim.x;
   __syncthreads();
-  DeviceSink<Real> sink{shared ? block_slots : row_slots, bank, K};
+  DeviceSink<Real> sink{shared ? block_slots : row_slots, runs, bank, K, thread_scalars};
   transport::Histories<Real> h;
   bool fresh = true;  // history i is still to start
   for (std::uint64_t i = lo + threadIdx.x; i < hi;) {
@@ -100,11 +125,25 @@ __global__ void __launch_bounds__(kBlock, kBlocksPerSmAtLeast<Real>) histories_k
   __syncwarp();
 #pragma unroll
   for (int s = 0; s < transport::slot::Scalars; ++s) {
-    ull sum = sink.scalars[s];
+    ull sum = thread_scalars[s][threadIdx.x];
     for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
     if (threadIdx.x % 32 == 0 && sum) atomicAdd(&sink.slots[s], sum);
   }
   if (!shared) return;
+  __syncthreads();
+  if (threadIdx.x < 32) {  // the runs' prefix sums into the mesh slots, a warp 32 slots at a time
+    ull carry = 0;
+    for (int base = 0; base < mesh; base += 32) {
+      const int s = base + static_cast<int>(threadIdx.x);
+      ull sum = s < mesh ? runs[s] : 0;
+      for (int offset = 1; offset < 32; offset *= 2) {
+        const ull below = __shfl_up_sync(0xffffffffu, sum, offset);
+        if (threadIdx.x >= offset) sum += below;
+      }
+      if (s < mesh) block_slots[transport::slot::Scalars + s] += carry + sum;
+      carry += __shfl_sync(0xffffffffu, sum, 31);
+    }
+  }
   __syncthreads();
   for (int s = threadIdx.x; s < slots; s += blockDim.x)
     if (block_slots[s]) atomicAdd(&row_slots[s], block_slots[s]);
@@ -197,14 +236,18 @@ void TransportDevice::launch(const transport::TransportKernel& k, const Transpor
   const auto blocks_per_row = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(want, b.chunk / (kPerThread * kBlock))));
   const std::size_t tally_bytes = rows * static_cast<std::size_t>(slots) * sizeof(ull);
   ull* d_tallies = static_cast<ull*>(tallies_.room(tally_bytes, device_));
-  const bool shared = static_cast<std::size_t>(slots) <= kSharedSlots;
+  // Shared memory holds the slots and the mesh's runs (see DeviceSink).
+  const std::size_t shared_slots = 2 * static_cast<std::size_t>(slots) - transport::slot::Scalars + 1;
+  const bool shared = shared_slots <= kSharedSlots;
   auto* d_most = static_cast<unsigned*>(most_.room(sizeof(unsigned), device_));
   for (;;) {  // once, or again with room for every history's sites
     auto* d_bank = banking ? static_cast<Site<double>*>(bank_.room(b.count * K_ * sizeof(Site<double>), device_)) : nullptr;
     auto* d_banked = banking ? static_cast<ull*>(banked_.room(b.count * sizeof(ull), device_)) : nullptr;
     check(cudaMemset(d_tallies, 0, tally_bytes), device_, "tally reset");
     check(cudaMemset(d_most, 0, sizeof(unsigned)), device_, "bank reset");
-    histories_kernel<Real><<<static_cast<unsigned>(rows * blocks_per_row), kBlock, shared ? slots * sizeof(ull) : 0>>>(
+    const auto kernel = v.eigenvalue ? (v.sphere ? histories_kernel<Real, true, true> : histories_kernel<Real, true, false>)
+                                     : (v.sphere ? histories_kernel<Real, false, true> : histories_kernel<Real, false, false>);
+    kernel<<<static_cast<unsigned>(rows * blocks_per_row), kBlock, shared ? shared_slots * sizeof(ull) : 0>>>(
         v, k.seed, b.stream_base + b.first, b.count, b.chunk, blocks_per_row, d_sites, static_cast<Real>(1 / b.k),
         d_tallies, slots, shared, d_bank, K_, d_banked, d_most);
     check(cudaGetLastError(), device_, "history kernel launch");

@@ -43,21 +43,38 @@ struct Particle {
   int g;
 };
 
-// Uniforms one at a time from a history's stream, a Philox block at a time.
+// Uniforms one at a time from a history's stream. Each flight starts on a fresh
+// block of four (one Philox block in float, two in double; what the last flight
+// left is dropped): the draws of a flight then come from registers, and a GPU warp
+// draws its threads' blocks together at one place in the code, not wherever a
+// thread happens to run out. A flight that needs more than four (a roulette, a
+// group, several fission sites) draws more as it goes.
 template <class Real>
 struct Uniforms {
+  static constexpr int size = 4;
   rng::Stream stream;
-  rng::NormalBlock<Real> block{};
+  Real z[size]{};
   int left = 0;
+  MCSIM_HD void renew() {
+    constexpr int n = rng::NormalBlock<Real>::size;
+    const rng::NormalBlock<Real> a = rng::uniforms<Real>(stream);
+    MCSIM_UNROLL
+    for (int i = 0; i < n; ++i) z[i] = a.z[i];
+    if constexpr (n < size) {
+      const rng::NormalBlock<Real> b = rng::uniforms<Real>(stream);
+      MCSIM_UNROLL
+      for (int i = 0; i < n; ++i) z[n + i] = b.z[i];
+    }
+    left = size;
+  }
   MCSIM_HD Real next() {
-    constexpr int size = rng::NormalBlock<Real>::size;
-    if (left == 0) block = rng::uniforms<Real>(stream), left = size;
+    if (left == 0) renew();
     --left;
     // The block's last uniform, the rest shifted up: constant indices only, so the
     // block stays in registers on a GPU (an index would put it in local memory).
-    const Real out = block.z[size - 1];
+    const Real out = z[size - 1];
     MCSIM_UNROLL
-    for (int i = size - 1; i > 0; --i) block.z[i] = block.z[i - 1];
+    for (int i = size - 1; i > 0; --i) z[i] = z[i - 1];
     return out;
   }
 };
@@ -98,10 +115,14 @@ MCSIM_HD bool collide(const LayerView<Real>& s, Uniforms<Real>& u, int r, Partic
     while (h + 1 < s.groups && pick >= s.cumulative[rg * s.groups + h]) ++h;
     p.g = h;
   }
-  const Real turn = scattering_cosine(u.next(), s.mean_cosine[r]);
-  // Isotropic scattering leaves a cosine uniform on [-1, 1] whatever the old one
-  // (turn is then 2u - 1): no azimuth to draw.
-  p.mu = s.mean_cosine[r] == Real(0) ? turn : turned_cosine(p.mu, turn, azimuth_cosine(u.next()));
+  // Isotropic scattering leaves a cosine uniform on [-1, 1] whatever the old one:
+  // no azimuth to draw (scattering_cosine would give 2u - 1 the long way).
+  const Real mean = s.mean_cosine[r];
+  if (mean == Real(0)) {
+    p.mu = Real(2) * u.next() - Real(1);
+    return true;
+  }
+  p.mu = turned_cosine(p.mu, scattering_cosine(u.next(), mean), azimuth_cosine(u.next()));
   return true;
 }
 
@@ -122,15 +143,16 @@ MCSIM_HD bool slab_flight(const LayerView<Real>& s, Uniforms<Real>& u, Particle<
   // The plane ahead: the region's right one moving right, its left one moving left.
   const int plane = p.mu > Real(0) ? *r + 1 : *r;
   const Real to_plane = distance_to_plane(p.pos, p.mu, s.surfaces[plane]);
-  if (to_collision < to_plane) {
-    t.track(*r, p.g, p.w, p.pos, p.mu, to_collision);
+  // One track either way (on a GPU, a warp then scores its threads' tracks together).
+  const bool collides = to_collision < to_plane;
+  t.track(*r, p.g, p.w, p.pos, p.mu, collides ? to_collision : to_plane);
+  if (collides) {
     // Inside the region however the sum rounds: a site banked a hair past the
     // slab's edge would start its own infinite medium next generation.
     p.pos = clamp_to(p.pos + p.mu * to_collision, s.surfaces[*r], s.surfaces[*r + 1]);
     *fate = Fate::Absorbed;
     return collide(s, u, *r, p, t);
   }
-  t.track(*r, p.g, p.w, p.pos, p.mu, to_plane);
   p.pos = s.surfaces[plane];
   if (plane == 0 || plane == s.regions) {
     if (!(plane == 0 ? s.reflect_low : s.reflect_high)) {
@@ -161,15 +183,15 @@ MCSIM_HD bool sphere_flight(const LayerView<Real>& s, Uniforms<Real>& u, Particl
   const Real out = distance_out_of_sphere(p.pos, p.mu, s.surfaces[k]);
   const Real in = k > 0 ? distance_into_sphere(p.pos, p.mu, s.surfaces[k - 1]) : Real(INFINITY);
   const Real to_surface = in < out ? in : out;
-  if (to_collision < to_surface) {
-    t.track(k, p.g, p.w, p.pos, p.mu, to_collision);
-    sphere_move(&p.pos, &p.mu, to_collision);
+  const bool collides = to_collision < to_surface;
+  const Real d = collides ? to_collision : to_surface;
+  t.track(k, p.g, p.w, p.pos, p.mu, d);
+  sphere_move(&p.pos, &p.mu, d);
+  if (collides) {
     p.pos = clamp_to(p.pos, k > 0 ? s.surfaces[k - 1] : Real(0), s.surfaces[k]);
     *fate = Fate::Absorbed;
     return collide(s, u, k, p, t);
   }
-  t.track(k, p.g, p.w, p.pos, p.mu, to_surface);
-  sphere_move(&p.pos, &p.mu, to_surface);
   if (in < out) {
     p.pos = s.surfaces[k - 1], *r = k - 1;
   } else if (k + 1 < s.regions) {
@@ -185,21 +207,24 @@ MCSIM_HD bool sphere_flight(const LayerView<Real>& s, Uniforms<Real>& u, Particl
   return true;
 }
 
-// Follows p through a slab or a sphere until it is absorbed or leaks; returns its fate.
+// Follows p through a slab or a sphere until it is absorbed or leaks, each flight
+// on a fresh block of uniforms; returns its fate.
 template <class Real, class Tally>
 MCSIM_HD Fate slab_history(const LayerView<Real>& s, Uniforms<Real>& u, Particle<Real>& p, Tally& t) {
   int r = slab_region(s, p.pos);
   Fate f{};
-  while (slab_flight(s, u, p, &r, t, &f)) {
-  }
+  do {
+    u.renew();
+  } while (slab_flight(s, u, p, &r, t, &f));
   return f;
 }
 template <class Real, class Tally>
 MCSIM_HD Fate sphere_history(const LayerView<Real>& s, Uniforms<Real>& u, Particle<Real>& p, Tally& t) {
   int r = sphere_region(s, p.pos);
   Fate f{};
-  while (sphere_flight(s, u, p, &r, t, &f)) {
-  }
+  do {
+    u.renew();
+  } while (sphere_flight(s, u, p, &r, t, &f));
   return f;
 }
 

@@ -29,6 +29,7 @@ TransportArrays<Real> transport_arrays(const TransportSpec& s) {
     const double low = v.sphere ? 0.0 : geo.surfaces.front(), high = geo.surfaces.back();
     v.mesh_low = static_cast<Real>(low);
     v.mesh_width = static_cast<Real>((high - low) / v.bins);
+    v.mesh_inv_width = static_cast<Real>(v.bins / (high - low));
   }
 
   v.eigenvalue = s.eigenvalue;

@@ -46,7 +46,7 @@ struct TransportView {
   Real source_pos, source_mu, source_low, source_high;
   // The flux mesh: bins of `width` from `low` (a slab's x, a sphere's radius).
   int bins;
-  Real mesh_low, mesh_width;
+  Real mesh_low, mesh_width, mesh_inv_width;
   // Eigenvalue mode: per region and group, nu x fission and absorption; per region
   // the fission spectrum's cumulative sums (chi_cumulative[r G + h]).
   bool eigenvalue;
@@ -64,7 +64,8 @@ struct Scores {
 
 // A history's scores. Scalars gather in registers and go to the sink once, at the
 // end of the history; mesh scores go as they come. The sink has
-// add(slot, value), add_history(scalar slots' values) and bank_site(position, group).
+// add(slot, value), add_run(slot, n, value) (the value in each of n slots from
+// `slot` on), add_history(scalar slots' values) and bank_site(position, group).
 template <class Real, class Sink>
 struct Scorer {
   const TransportView<Real>& v;
@@ -75,31 +76,33 @@ struct Scorer {
 
   MCSIM_HD int bin_of(Real pos) const {
     if (v.bins == 1) return 0;
-    const int b = static_cast<int>((pos - v.mesh_low) / v.mesh_width);
+    const int b = static_cast<int>((pos - v.mesh_low) * v.mesh_inv_width);
     return b < 0 ? 0 : b >= v.bins ? v.bins - 1 : b;
   }
   MCSIM_HD void score_track(int g, int b, Real value) { sink.add(slot::Scalars + g * v.bins + b, value); }
 
-  // Track length w d from (pos, mu), bin by bin.
+  // Track length w d from (pos, mu): the part in the first bin, whole bins of
+  // width / |mu| between, and the rest in the last bin, where the track ends. The
+  // whole bins go to the sink as one run, however many they are.
   MCSIM_HD void track(int r, int g, Real w, Real pos, Real mu, Real d) {
     if (v.eigenvalue) s.k_track += w * v.nu_fission[r * v.layers.groups + g] * d;
     if (v.bins == 0) return;
     if (v.bins == 1) return score_track(g, 0, w * d);
     if (v.sphere) return sphere_segment(g, w, pos, mu, d);
-    // To the first bin edge ahead, then whole bins of width / |mu| each.
-    int b = bin_of(pos);
-    const int step = mu > Real(0) ? 1 : -1;
-    const Real per_bin = v.mesh_width / fabs(mu);
-    const Real edge = v.mesh_low + v.mesh_width * static_cast<Real>(mu > Real(0) ? b + 1 : b);
-    Real to_edge = (edge - pos) / mu;
+    const int first = bin_of(pos), last = bin_of(pos + mu * d);
+    if (first == last) return score_track(g, first, w * d);
+    const Real edge = v.mesh_low + v.mesh_width * static_cast<Real>(mu > Real(0) ? first + 1 : first);
+    const Real inv_mu = Real(1) / mu;
+    Real to_edge = (edge - pos) * inv_mu;
     to_edge = to_edge > Real(0) ? to_edge : Real(0);
-    for (;;) {
-      const int next = b + step;
-      if (!(to_edge < d) || next < 0 || next >= v.bins) return score_track(g, b, w * d);
-      if (to_edge > Real(0)) score_track(g, b, w * to_edge);
-      d -= to_edge;
-      b = next, to_edge = per_bin;
-    }
+    const int whole = (last > first ? last - first : first - last) - 1;
+    const Real per_bin = v.mesh_width * fabs(inv_mu);
+    score_track(g, first, w * to_edge);
+    if (whole > 0) sink.add_run(slot::Scalars + g * v.bins + (first < last ? first : last) + 1, whole, w * per_bin);
+    // Rounding may put the end a hair into the bin past the true one: the rest is
+    // then a hair below zero, and nothing.
+    const Real rest = d - to_edge - static_cast<Real>(whole) * per_bin;
+    if (rest > Real(0)) score_track(g, last, w * rest);
   }
 
   // A sphere's segment: the radius falls until the closest approach to the centre
@@ -166,23 +169,12 @@ struct Scorer {
   }
 };
 
-// Where the source puts a history's particle, with weight 1.
-template <class Real>
-MCSIM_HD Particle<Real> source_particle(const TransportView<Real>& v, Uniforms<Real>& u) {
-  Particle<Real> p{v.source_pos, v.source_mu, Real(1), v.source_group};
-  if (v.source_kind == TransportView<Real>::Beam) return p;
-  if (v.source_kind == TransportView<Real>::Volume) {
-    const Real a = u.next(), lo = v.source_low, hi = v.source_high;
-    p.pos = v.sphere ? cbrt(lo * lo * lo + a * (hi * hi * hi - lo * lo * lo)) : lo + a * (hi - lo);
-  }
-  p.mu = Real(2) * u.next() - Real(1);
-  return p;
-}
-
 // A thread's histories, one flight at a time: start() begins history
 // `subsequence` of the job (a fixed-source history's index, or generation g's
-// history i as g 2^40 + i) from the source or, given a site, isotropically from
-// it; flight() moves it to its next event. On a GPU each thread starts its next
+// history i as g 2^40 + i) at the source or, given a site, there; flight() moves
+// it to its next event. Each flight draws a fresh block of uniforms first (see
+// Uniforms), and a history's first flight also draws its random start (a
+// direction, a place in a volume) from it. On a GPU each thread starts its next
 // history as soon as one ends, so a warp's threads stay busy and in step.
 template <class Real>
 struct Histories {
@@ -191,23 +183,39 @@ struct Histories {
   Uniforms<Real> u{rng::Stream(0, 0)};
   Particle<Real> p{};
   int r = 0;
+  int unplaced = -1;  // until the first flight, how it starts: a TransportView SourceKind (a site: Point); then -1
   Scores<Real> scores{};
 
   MCSIM_HD void start(const TransportView<Real>& v, std::uint64_t seed, std::uint64_t subsequence, const Site<Real>* site) {
     u = Uniforms<Real>{rng::Stream(seed, subsequence)};
     scores = Scores<Real>{};
-    p = site ? Particle<Real>{site->pos, Real(2) * u.next() - Real(1), Real(1), site->g} : source_particle(v, u);
-    r = v.sphere ? sphere_region(v.layers, p.pos) : slab_region(v.layers, p.pos);
+    p = site ? Particle<Real>{site->pos, Real(0), Real(1), site->g}
+             : Particle<Real>{v.source_pos, v.source_mu, Real(1), v.source_group};
+    unplaced = site ? TransportView<Real>::Point : v.source_kind;
   }
   // False when the history has ended, its scores then in the sink.
   template <class Sink>
   MCSIM_HD bool flight(const TransportView<Real>& v, Real inv_k, Sink& sink) {
+    u.renew();
+    if (unplaced >= 0) place(v);
     Scorer<Real, Sink> t{v, u, sink, inv_k, scores};
     Fate f{};
     const bool on = v.sphere ? sphere_flight(v.layers, u, p, &r, t, &f) : slab_flight(v.layers, u, p, &r, t, &f);
     scores = t.s;
     if (!on) t.finish(f, p.w);
     return on;
+  }
+
+ private:
+  // An isotropic start draws its direction, a volume source its place first.
+  MCSIM_HD void place(const TransportView<Real>& v) {
+    if (unplaced == TransportView<Real>::Volume) {
+      const Real a = u.next(), lo = v.source_low, hi = v.source_high;
+      p.pos = v.sphere ? cbrt(lo * lo * lo + a * (hi * hi * hi - lo * lo * lo)) : lo + a * (hi - lo);
+    }
+    if (unplaced != TransportView<Real>::Beam) p.mu = Real(2) * u.next() - Real(1);
+    r = v.sphere ? sphere_region(v.layers, p.pos) : slab_region(v.layers, p.pos);
+    unplaced = -1;
   }
 };
 
