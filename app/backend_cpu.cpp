@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "app/backend.hpp"
+#include "app/cpu_clones.hpp"
 #include "app/risk_cpu.hpp"
 #include "app/transport_cpu.hpp"
 
@@ -20,14 +21,6 @@ namespace {
 // (one SIMD lane per group; host_math.hpp keeps it free of library calls), then
 // absorbed in index order, so the partial has the same bits as a group-by-group walk.
 constexpr int kBatch = 64;
-
-// Compiled for AVX2 and for baseline x86-64, picked at load time by the CPU found
-// (-DMCSIM_NO_CPU_CLONES builds the baseline alone, to measure it).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(MCSIM_NO_CPU_CLONES)
-#define MCSIM_CPU_CLONES __attribute__((flatten, target_clones("arch=x86-64-v3", "default")))
-#else
-#define MCSIM_CPU_CLONES __attribute__((flatten))
-#endif
 
 // Stepped kernels take their groups in batches of this many, stepped together
 // (simulate_batch): one vector lane per group in every step's loops.

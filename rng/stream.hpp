@@ -21,6 +21,9 @@ class Stream {
   MCSIM_HD std::uint64_t subsequence() const {
     return static_cast<std::uint64_t>(ctr_.w[2]) | static_cast<std::uint64_t>(ctr_.w[3]) << 32;
   }
+  // The counter: the next block's two words, then the subsequence's two.
+  MCSIM_HD Words4 counter() const { return ctr_; }
+  MCSIM_HD void set_counter(const Words4& c) { ctr_ = c; }
 
   // The next block of four 32-bit words (what curand4() returns).
   MCSIM_HD Words4 next4() {

@@ -43,32 +43,56 @@ struct Particle {
   int g;
 };
 
-// Uniforms one at a time from a history's stream. Each flight starts on a fresh
-// block of four (one Philox block in float, two in double; what the last flight
-// left is dropped): the draws of a flight then come from registers, and a GPU warp
-// draws its threads' blocks together at one place in the code, not wherever a
-// thread happens to run out. A flight that needs more than four (a roulette, a
-// group, several fission sites) draws more as it goes.
+// What a flight draws first: the exponential of its distance to the next
+// collision and three uniforms, from four uniforms of the history's stream (one
+// Philox block in float, two in double). Every flight draws one, at one place in
+// the code: a GPU warp then draws its threads' blocks together, not wherever a
+// thread happens to run out, and the CPU draws a batch of histories' blocks in one
+// vectorised loop.
+template <class Real>
+struct FlightBlock {
+  Real exponential;
+  Real z[3];
+};
+template <class Real>
+MCSIM_HD FlightBlock<Real> flight_block(rng::Stream& stream) {
+  constexpr int n = rng::NormalBlock<Real>::size;
+  Real q[4];
+  const rng::NormalBlock<Real> a = rng::uniforms<Real>(stream);
+  MCSIM_UNROLL
+  for (int i = 0; i < n; ++i) q[i] = a.z[i];
+  if constexpr (n < 4) {
+    const rng::NormalBlock<Real> b = rng::uniforms<Real>(stream);
+    MCSIM_UNROLL
+    for (int i = 0; i < n; ++i) q[n + i] = b.z[i];
+  }
+  return {exponential(q[0]), {q[1], q[2], q[3]}};
+}
+
+// A history's randoms: its flight's block, then uniforms one at a time (a flight
+// that needs more than three, for a roulette, a group or several fission sites,
+// draws more blocks as it goes).
 template <class Real>
 struct Uniforms {
-  static constexpr int size = 4;
+  static constexpr int size = 3;
   rng::Stream stream;
+  Real e = 0;  // the flight's exponential
   Real z[size]{};
   int left = 0;
-  MCSIM_HD void renew() {
-    constexpr int n = rng::NormalBlock<Real>::size;
-    const rng::NormalBlock<Real> a = rng::uniforms<Real>(stream);
+  MCSIM_HD void load(const FlightBlock<Real>& b) {
+    e = b.exponential;
     MCSIM_UNROLL
-    for (int i = 0; i < n; ++i) z[i] = a.z[i];
-    if constexpr (n < size) {
-      const rng::NormalBlock<Real> b = rng::uniforms<Real>(stream);
-      MCSIM_UNROLL
-      for (int i = 0; i < n; ++i) z[n + i] = b.z[i];
-    }
+    for (int i = 0; i < size; ++i) z[i] = b.z[i];
     left = size;
   }
+  MCSIM_HD void renew() { load(flight_block<Real>(stream)); }
   MCSIM_HD Real next() {
-    if (left == 0) renew();
+    if (left == 0) {  // a fourth uniform in one flight: the next block's
+      const FlightBlock<Real> b = flight_block<Real>(stream);
+      MCSIM_UNROLL
+      for (int i = 0; i < size; ++i) z[i] = b.z[i];
+      left = size;
+    }
     --left;
     // The block's last uniform, the rest shifted up: constant indices only, so the
     // block stays in registers on a GPU (an index would put it in local memory).
@@ -139,7 +163,7 @@ MCSIM_HD int slab_region(const LayerView<Real>& s, Real x) {
 // where and with what weight it left).
 template <class Real, class Tally>
 MCSIM_HD bool slab_flight(const LayerView<Real>& s, Uniforms<Real>& u, Particle<Real>& p, int* r, Tally& t, Fate* fate) {
-  const Real to_collision = flight_distance(u.next(), s.total[*r * s.groups + p.g]);
+  const Real to_collision = flight_distance(u.e, s.total[*r * s.groups + p.g]);
   // The plane ahead: the region's right one moving right, its left one moving left.
   const int plane = p.mu > Real(0) ? *r + 1 : *r;
   const Real to_plane = distance_to_plane(p.pos, p.mu, s.surfaces[plane]);
@@ -179,7 +203,7 @@ MCSIM_HD int sphere_region(const LayerView<Real>& s, Real x) {
 template <class Real, class Tally>
 MCSIM_HD bool sphere_flight(const LayerView<Real>& s, Uniforms<Real>& u, Particle<Real>& p, int* r, Tally& t, Fate* fate) {
   const int k = *r;
-  const Real to_collision = flight_distance(u.next(), s.total[k * s.groups + p.g]);
+  const Real to_collision = flight_distance(u.e, s.total[k * s.groups + p.g]);
   const Real out = distance_out_of_sphere(p.pos, p.mu, s.surfaces[k]);
   const Real in = k > 0 ? distance_into_sphere(p.pos, p.mu, s.surfaces[k - 1]) : Real(INFINITY);
   const Real to_surface = in < out ? in : out;

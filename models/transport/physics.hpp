@@ -10,11 +10,18 @@
 
 namespace mcsim::transport {
 
-// The distance to the next collision in a medium of total cross section `total`,
-// from a uniform u in (0, 1]. (In float, the fast logarithm of rng/hd.hpp.)
+// A standard exponential from a uniform u in (0, 1]. (In float, the fast
+// logarithm of rng/hd.hpp.)
 template <class Real>
-MCSIM_HD Real flight_distance(Real u, Real total) {
-  return -fast_log(u) / total;
+MCSIM_HD Real exponential(Real u) {
+  return -fast_log(u);
+}
+
+// The distance to the next collision in a medium of total cross section `total`,
+// from a standard exponential e.
+template <class Real>
+MCSIM_HD Real flight_distance(Real e, Real total) {
+  return e / total;
 }
 
 // The cosine of a uniform azimuth, from a uniform u.

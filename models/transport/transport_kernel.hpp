@@ -72,7 +72,8 @@ struct Scorer {
   Uniforms<Real>& u;
   Sink& sink;
   Real inv_k;  // fission sites per unit of k's collision score: 1 / the last generation's k
-  Scores<Real> s{};
+  Scores<Real>& s;  // the history's scalar scores so far
+  int end_bin = -1;  // where the flight's track ended, when track() knows (a slab's)
 
   MCSIM_HD int bin_of(Real pos) const {
     if (v.bins == 1) return 0;
@@ -89,20 +90,23 @@ struct Scorer {
     if (v.bins == 0) return;
     if (v.bins == 1) return score_track(g, 0, w * d);
     if (v.sphere) return sphere_segment(g, w, pos, mu, d);
+    // Without branches on where the track lies (a CPU mispredicts them, a GPU
+    // diverges on them): a track within one bin is a first part of d, no whole
+    // bins and no rest.
     const int first = bin_of(pos), last = bin_of(pos + mu * d);
-    if (first == last) return score_track(g, first, w * d);
+    end_bin = last;
+    const bool one = first == last;
     const Real edge = v.mesh_low + v.mesh_width * static_cast<Real>(mu > Real(0) ? first + 1 : first);
-    const Real inv_mu = Real(1) / mu;
-    Real to_edge = (edge - pos) * inv_mu;
-    to_edge = to_edge > Real(0) ? to_edge : Real(0);
-    const int whole = (last > first ? last - first : first - last) - 1;
+    const Real inv_mu = Real(1) / (one ? Real(1) : mu);
+    const Real to_edge = one ? d : (edge - pos) * inv_mu > Real(0) ? (edge - pos) * inv_mu : Real(0);
+    const int low = first < last ? first : last, whole = one ? 0 : (first + last - low) - low - 1;
     const Real per_bin = v.mesh_width * fabs(inv_mu);
-    score_track(g, first, w * to_edge);
-    if (whole > 0) sink.add_run(slot::Scalars + g * v.bins + (first < last ? first : last) + 1, whole, w * per_bin);
     // Rounding may put the end a hair into the bin past the true one: the rest is
     // then a hair below zero, and nothing.
     const Real rest = d - to_edge - static_cast<Real>(whole) * per_bin;
-    if (rest > Real(0)) score_track(g, last, w * rest);
+    score_track(g, first, w * to_edge);
+    sink.add_run(slot::Scalars + g * v.bins + low + 1, whole, w * per_bin);
+    score_track(g, last, rest > Real(0) ? w * rest : Real(0));
   }
 
   // A sphere's segment: the radius falls until the closest approach to the centre
@@ -138,7 +142,7 @@ struct Scorer {
   MCSIM_HD void collision(int r, int g, Real w, Real pos) {
     const int G = v.layers.groups, rg = r * G + g;
     s.collisions += w;
-    if (v.bins) sink.add(slot::Scalars + G * v.bins + g * v.bins + bin_of(pos), w / v.layers.total[rg]);
+    if (v.bins) sink.add(slot::Scalars + G * v.bins + g * v.bins + (end_bin >= 0 ? end_bin : bin_of(pos)), w / v.layers.total[rg]);
     if (!v.eigenvalue) return;
     const Real score = w * v.nu_fission[rg] / v.layers.total[rg];
     s.k_collision += score;
@@ -171,11 +175,12 @@ struct Scorer {
 
 // A thread's histories, one flight at a time: start() begins history
 // `subsequence` of the job (a fixed-source history's index, or generation g's
-// history i as g 2^40 + i) at the source or, given a site, there; flight() moves
-// it to its next event. Each flight draws a fresh block of uniforms first (see
-// Uniforms), and a history's first flight also draws its random start (a
-// direction, a place in a volume) from it. On a GPU each thread starts its next
-// history as soon as one ends, so a warp's threads stay busy and in step.
+// history i as g 2^40 + i) at the source or, given a site, there; flight() draws
+// the flight's block (see FlightBlock) and moves it to its next event;
+// flight_on_block() does the same with a block already loaded into u (the CPU
+// draws a batch of lanes' blocks at once). A history's first flight also draws
+// its random start (a direction, a place in a volume). On a GPU each thread starts
+// its next history as soon as one ends, so a warp's threads stay busy and in step.
 template <class Real>
 struct Histories {
   // The history's state. (No member refers to another, nor to anything else: a
@@ -197,11 +202,14 @@ struct Histories {
   template <class Sink>
   MCSIM_HD bool flight(const TransportView<Real>& v, Real inv_k, Sink& sink) {
     u.renew();
+    return flight_on_block(v, inv_k, sink);
+  }
+  template <class Sink>
+  MCSIM_HD bool flight_on_block(const TransportView<Real>& v, Real inv_k, Sink& sink) {
     if (unplaced >= 0) place(v);
     Scorer<Real, Sink> t{v, u, sink, inv_k, scores};
     Fate f{};
     const bool on = v.sphere ? sphere_flight(v.layers, u, p, &r, t, &f) : slab_flight(v.layers, u, p, &r, t, &f);
-    scores = t.s;
     if (!on) t.finish(f, p.w);
     return on;
   }
@@ -218,16 +226,6 @@ struct Histories {
     unplaced = -1;
   }
 };
-
-// One whole history (see Histories).
-template <class Real, class Sink>
-MCSIM_HD void run_history(const TransportView<Real>& v, std::uint64_t seed, std::uint64_t subsequence,
-                          const Site<Real>* site, Real inv_k, Sink& sink) {
-  Histories<Real> h;
-  h.start(v, seed, subsequence, site);
-  while (h.flight(v, inv_k, sink)) {
-  }
-}
 
 // The flat arrays behind a view.
 template <class Real>
