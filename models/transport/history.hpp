@@ -146,7 +146,8 @@ MCSIM_HD bool collide(const LayerView<Real>& s, Uniforms<Real>& u, int r, Partic
     p.mu = Real(2) * u.next() - Real(1);
     return true;
   }
-  p.mu = turned_cosine(p.mu, scattering_cosine(u.next(), mean), azimuth_cosine(u.next()));
+  const Real turn = scattering_cosine(u.next(), mean);  // before the azimuth: arguments have no order
+  p.mu = turned_cosine(p.mu, turn, azimuth_cosine(u.next()));
   return true;
 }
 
