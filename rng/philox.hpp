@@ -28,10 +28,19 @@ MCSIM_HD std::uint32_t mulhi32(std::uint32_t a, std::uint32_t b) {
 }
 
 MCSIM_HD Words4 philox_round(Words4 c, std::uint32_t k0, std::uint32_t k1) {
+#if defined(MCSIM_DEVICE_CODE)
   const std::uint32_t hi0 = mulhi32(kPhiloxM0, c.w[0]);
   const std::uint32_t lo0 = kPhiloxM0 * c.w[0];
   const std::uint32_t hi1 = mulhi32(kPhiloxM1, c.w[2]);
   const std::uint32_t lo1 = kPhiloxM1 * c.w[2];
+#else
+  // Both halves from one 64-bit product: vectorised, one widening multiply
+  // instead of that and a slow 32-bit one.
+  const std::uint64_t p0 = static_cast<std::uint64_t>(kPhiloxM0) * c.w[0];
+  const std::uint64_t p1 = static_cast<std::uint64_t>(kPhiloxM1) * c.w[2];
+  const auto hi0 = static_cast<std::uint32_t>(p0 >> 32), lo0 = static_cast<std::uint32_t>(p0);
+  const auto hi1 = static_cast<std::uint32_t>(p1 >> 32), lo1 = static_cast<std::uint32_t>(p1);
+#endif
   return Words4{{hi1 ^ c.w[1] ^ k0, lo1, hi0 ^ c.w[3] ^ k1, lo0}};
 }
 
