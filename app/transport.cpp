@@ -439,17 +439,20 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
       rng::Stream stream(run.seed, transport::generation_stream(g, std::uint64_t{1} << 39));
       const double u = rng::uniforms<double>(stream).z[0];
       std::vector<std::uint64_t> sums(slots, 0);
-      const auto add_rows = [&](const std::vector<std::uint64_t>& rows) {
-        for (std::size_t i = 0; i < rows.size(); ++i) sums[i % slots] += rows[i];
+      const auto add_rows = [&](const std::vector<std::uint64_t>& rows, std::size_t count) {
+        for (std::size_t i = 0; i < count; ++i) sums[i % slots] += rows[i];
       };
       std::uint64_t banked = 0;
       const auto t = Clock::now();
       if (kept) {
         if (device_holds) whole.sites = nullptr, whole.kept_sites = true;
+        // One row: the device sums the generation's tallies before they come back
+        // (integer sums, so the bits of any rows).
+        whole.chunk = n;
         banked = devices.front()->generation(kernel, whole, mesh, u, mine.data(), counts.data());
         device_holds = banked > 0;
         histories_s += since(t);
-        add_rows(mine);
+        add_rows(mine, slots);
       } else {
         bank.clear();
         run_rows(devices, kernel, whole, r0, r1, mine.data(), &bank);
@@ -466,11 +469,11 @@ io::Results run_transport_job(const io::Job& job, const transport::TransportMode
             std::vector<std::uint64_t> rows;
             std::vector<Site<double>> part;
             in.get(rows), in.get(part);
-            add_rows(rows);
+            add_rows(rows, rows.size());
             bank.insert(bank.end(), part.begin(), part.end());
           }
         } else {
-          add_rows(mine);
+          add_rows(mine, mine.size());
         }
         if (mpi::master()) {
           banked = bank.size();
