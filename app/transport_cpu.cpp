@@ -25,8 +25,9 @@ constexpr int kLanes = 8;
 template <class Real>
 struct CpuSink {
   std::uint64_t* tally;
-  // Runs of mesh slots as differences: adding u to [s, s + n) is runs[s - Scalars]
-  // += u, runs[s - Scalars + n] -= u; the row's prefix sums give each slot its runs.
+  // Runs of track-length mesh slots as differences: adding u to [s, s + n) is
+  // runs[s - Scalars] += u, runs[s - Scalars + n] -= u; the row's prefix sums give
+  // each slot its runs.
   std::uint64_t* runs;
   std::vector<std::pair<std::uint64_t, Site<double>>>* sites;  // (history, site), as banked
   std::uint64_t history = 0;                                   // the history now moving
@@ -49,7 +50,7 @@ template <class Real, bool Eigenvalue, bool Sphere>
 MCSIM_CPU_CLONES void run_row(transport::TransportView<Real> v, std::uint64_t seed, const TransportBatch& b, std::uint64_t lo,
                               std::uint64_t hi, Real inv_k, std::uint64_t* tally, std::vector<Site<double>>* bank) {
   v.eigenvalue = Eigenvalue, v.sphere = Sphere;
-  const int slots = v.slots(), mesh = slots - transport::slot::Scalars;
+  const int slots = v.slots(), mesh = v.mesh_slots();
   std::fill(tally, tally + slots, 0);
   std::vector<std::uint64_t> runs(static_cast<std::size_t>(mesh) + 1, 0);
   std::vector<std::pair<std::uint64_t, Site<double>>> sites;
@@ -102,7 +103,7 @@ MCSIM_CPU_CLONES void run_row(transport::TransportView<Real> v, std::uint64_t se
     }
   }
 
-  // The mesh slots' runs.
+  // The track-length mesh's runs.
   std::uint64_t sum = 0;
   for (int s = 0; s < mesh; ++s) {
     sum += runs[static_cast<std::size_t>(s)];

@@ -46,9 +46,9 @@ constexpr int kBlocksPerSmAtLeast = sizeof(Real) == 4 ? 4 : 3;
 template <class Real>
 struct DeviceSink {
   ull* slots;  // the block's copy of the row's slots in shared memory, or the row's own
-  // With shared slots, runs of mesh slots as differences: adding c to the slots
-  // [s, s + n) is runs[s - Scalars] += c, runs[s - Scalars + n] -= c, and the
-  // block's prefix sums at the end give every slot its runs (integers: exact).
+  // With shared slots, runs of track-length mesh slots as differences: adding c to
+  // the slots [s, s + n) is runs[s - Scalars] += c, runs[s - Scalars + n] -= c, and
+  // the block's prefix sums at the end give every slot its runs (integers: exact).
   ull* runs;
   Site<double>* bank;  // history h's sites at bank[h K, (h + 1) K)
   unsigned K;
@@ -91,14 +91,14 @@ __global__ void __launch_bounds__(kBlock, kBlocksPerSmAtLeast<Real>) histories_k
                                  const Site<double>* sites, Real inv_k, ull* tallies, int slots, bool shared,
                                  Site<double>* bank, unsigned K, ull* banked, unsigned* most) {
   v.eigenvalue = Eigenvalue, v.sphere = Sphere;
-  extern __shared__ ull block_slots[];  // with `shared`: the slots, then the mesh's runs (one more)
+  extern __shared__ ull block_slots[];  // with `shared`: the slots, then the track-length mesh's runs (one more)
   __shared__ unsigned next;
   __shared__ ull thread_scalars[transport::slot::Scalars][kBlock];
   const std::uint64_t row = blockIdx.x / blocks_per_row, part = blockIdx.x % blocks_per_row;
   const std::uint64_t row0 = row * chunk, in_row = min(chunk, count - row0);
   const std::uint64_t lo = row0 + in_row * part / blocks_per_row, hi = row0 + in_row * (part + 1) / blocks_per_row;
   ull* row_slots = tallies + row * slots;
-  const int mesh = slots - transport::slot::Scalars;
+  const int mesh = v.mesh_slots();
   ull* runs = shared ? block_slots + slots : nullptr;
   if (shared)
     for (int s = threadIdx.x; s < slots + mesh + 1; s += blockDim.x) block_slots[s] = 0;
@@ -131,7 +131,7 @@ __global__ void __launch_bounds__(kBlock, kBlocksPerSmAtLeast<Real>) histories_k
   }
   if (!shared) return;
   __syncthreads();
-  if (threadIdx.x < 32) {  // the runs' prefix sums into the mesh slots, a warp 32 slots at a time
+  if (threadIdx.x < 32) {  // the runs' prefix sums into the track-length slots, a warp 32 at a time
     ull carry = 0;
     for (int base = 0; base < mesh; base += 32) {
       const int s = base + static_cast<int>(threadIdx.x);
@@ -236,17 +236,17 @@ void TransportDevice::launch(const transport::TransportKernel& k, const Transpor
   const auto blocks_per_row = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(want, b.chunk / (kPerThread * kBlock))));
   const std::size_t tally_bytes = rows * static_cast<std::size_t>(slots) * sizeof(ull);
   ull* d_tallies = static_cast<ull*>(tallies_.room(tally_bytes, device_));
-  // Shared memory holds the slots and the mesh's runs (see DeviceSink).
-  const std::size_t shared_slots = 2 * static_cast<std::size_t>(slots) - transport::slot::Scalars + 1;
+  // Shared memory holds the slots and the track-length mesh's runs (see DeviceSink).
+  const std::size_t shared_slots = static_cast<std::size_t>(slots + v.mesh_slots()) + 1;
   const bool shared = shared_slots <= kSharedSlots;
   auto* d_most = static_cast<unsigned*>(most_.room(sizeof(unsigned), device_));
+  const auto kernel = v.eigenvalue ? (v.sphere ? histories_kernel<Real, true, true> : histories_kernel<Real, true, false>)
+                                   : (v.sphere ? histories_kernel<Real, false, true> : histories_kernel<Real, false, false>);
   for (;;) {  // once, or again with room for every history's sites
     auto* d_bank = banking ? static_cast<Site<double>*>(bank_.room(b.count * K_ * sizeof(Site<double>), device_)) : nullptr;
     auto* d_banked = banking ? static_cast<ull*>(banked_.room(b.count * sizeof(ull), device_)) : nullptr;
     check(cudaMemset(d_tallies, 0, tally_bytes), device_, "tally reset");
     check(cudaMemset(d_most, 0, sizeof(unsigned)), device_, "bank reset");
-    const auto kernel = v.eigenvalue ? (v.sphere ? histories_kernel<Real, true, true> : histories_kernel<Real, true, false>)
-                                     : (v.sphere ? histories_kernel<Real, false, true> : histories_kernel<Real, false, false>);
     kernel<<<static_cast<unsigned>(rows * blocks_per_row), kBlock, shared ? shared_slots * sizeof(ull) : 0>>>(
         v, k.seed, b.stream_base + b.first, b.count, b.chunk, blocks_per_row, d_sites, static_cast<Real>(1 / b.k),
         d_tallies, slots, shared, d_bank, K_, d_banked, d_most);

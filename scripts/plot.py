@@ -178,13 +178,9 @@ def plot_pnl(name, group, outdir, manifest):
         ax.axvline(-var, color=f"C{1 + i}", ls="-", lw=1.2, label=f"VaR {level:g}: {var:.4g}")
         ax.axvline(-es, color=f"C{1 + i}", ls=":", lw=1.2, label=f"ES {level:g}: {es:.4g}")
         record["levels"].append({"level": float(level), "var": float(var), "es": float(es)})
-    ax.set_xlabel("P&L at the horizon (losses are negative)")
-    ax.set_ylabel("scenarios")
     ax.set_yscale("log")
-    ax.legend(fontsize=7)
-    ax.set_title(f"{name}: P&L with VaR (solid) and ES (dotted)")
-    fig.tight_layout()
-    save(fig, outdir, f"{file_name(name)}.pnl.png", record, manifest)
+    finish(fig, ax, "P&L at the horizon (losses are negative)", "scenarios",
+           f"{name}: P&L with VaR (solid) and ES (dotted)", outdir, f"{file_name(name)}.pnl.png", record, manifest)
 
 
 def plot_flux(name, group, outdir, manifest):
@@ -207,12 +203,8 @@ def plot_flux(name, group, outdir, manifest):
                     color="C3", lw=1, label=f"group {g}: closed form")
         record["groups"][str(g)] = {"bins": int(sel.sum()), "track": [float(v) for v in c["track"][sel]],
                                     "reference": bool(np.all(np.isfinite(ref)))}
-    ax.set_xlabel("position (cm)")
-    ax.set_ylabel("scalar flux per source particle (95% bars)")
-    ax.legend(fontsize=7)
-    ax.set_title(f"{name}: flux profile")
-    fig.tight_layout()
-    save(fig, outdir, f"{file_name(name)}.flux.png", record, manifest)
+    finish(fig, ax, "position (cm)", "scalar flux per source particle (95% bars)", f"{name}: flux profile",
+           outdir, f"{file_name(name)}.flux.png", record, manifest)
 
 
 def number(s):
@@ -248,12 +240,18 @@ def plot_sweeps(scens, outdir, manifest):
                             ms=4, capsize=3, label=label)
                 record["series"][label] = {"x": [p[0] for p in pts], "y": [p[1] for p in pts],
                                            "scenarios": [p[3] for p in pts]}
-            ax.set_xlabel(x_key)
-            ax.set_ylabel(f"{est} (95% bars)")
-            ax.legend(fontsize=7)
-            ax.set_title(f"{est} across the sweep")
-            fig.tight_layout()
-            save(fig, outdir, f"sweep.{file_name(est)}.png", record, manifest)
+            finish(fig, ax, x_key, f"{est} (95% bars)", f"{est} across the sweep", outdir,
+                   f"sweep.{file_name(est)}.png", record, manifest)
+
+
+def finish(fig, ax, xlabel, ylabel, title, outdir, name, record, manifest):
+    """Labels, legend and title of a one-axes chart, then save."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=7)
+    ax.set_title(title)
+    fig.tight_layout()
+    save(fig, outdir, name, record, manifest)
 
 
 def save(fig, outdir, name, record, manifest):

@@ -81,18 +81,11 @@ struct Uniforms {
   int left = 0;
   MCSIM_HD void load(const FlightBlock<Real>& b) {
     e = b.exponential;
-    MCSIM_UNROLL
-    for (int i = 0; i < size; ++i) z[i] = b.z[i];
-    left = size;
+    take_uniforms(b);
   }
   MCSIM_HD void renew() { load(flight_block<Real>(stream)); }
   MCSIM_HD Real next() {
-    if (left == 0) {  // a fourth uniform in one flight: the next block's
-      const FlightBlock<Real> b = flight_block<Real>(stream);
-      MCSIM_UNROLL
-      for (int i = 0; i < size; ++i) z[i] = b.z[i];
-      left = size;
-    }
+    if (left == 0) take_uniforms(flight_block<Real>(stream));  // a fourth in one flight: the next block's
     --left;
     // The block's last uniform, the rest shifted up: constant indices only, so the
     // block stays in registers on a GPU (an index would put it in local memory).
@@ -100,6 +93,13 @@ struct Uniforms {
     MCSIM_UNROLL
     for (int i = size - 1; i > 0; --i) z[i] = z[i - 1];
     return out;
+  }
+
+ private:
+  MCSIM_HD void take_uniforms(const FlightBlock<Real>& b) {
+    MCSIM_UNROLL
+    for (int i = 0; i < size; ++i) z[i] = b.z[i];
+    left = size;
   }
 };
 

@@ -53,7 +53,8 @@ struct TransportView {
   const Real* nu_fission;
   const Real* absorption;
   const Real* chi_cumulative;
-  int slots() const { return slot::Scalars + 2 * layers.groups * bins; }
+  MCSIM_HD int mesh_slots() const { return layers.groups * bins; }  // one estimator's
+  MCSIM_HD int slots() const { return slot::Scalars + 2 * mesh_slots(); }
 };
 
 // A history's scalar scores so far.
@@ -73,7 +74,6 @@ struct Scorer {
   Sink& sink;
   Real inv_k;  // fission sites per unit of k's collision score: 1 / the last generation's k
   Scores<Real>& s;  // the history's scalar scores so far
-  int end_bin = -1;  // where the flight's track ended, when track() knows (a slab's)
 
   MCSIM_HD int bin_of(Real pos) const {
     if (v.bins == 1) return 0;
@@ -94,12 +94,13 @@ struct Scorer {
     // diverges on them): a track within one bin is a first part of d, no whole
     // bins and no rest.
     const int first = bin_of(pos), last = bin_of(pos + mu * d);
-    end_bin = last;
     const bool one = first == last;
     const Real edge = v.mesh_low + v.mesh_width * static_cast<Real>(mu > Real(0) ? first + 1 : first);
     const Real inv_mu = Real(1) / (one ? Real(1) : mu);
-    const Real to_edge = one ? d : (edge - pos) * inv_mu > Real(0) ? (edge - pos) * inv_mu : Real(0);
-    const int low = first < last ? first : last, whole = one ? 0 : (first + last - low) - low - 1;
+    const Real ahead = (edge - pos) * inv_mu;  // to the first bin's far edge
+    const Real to_edge = one ? d : ahead > Real(0) ? ahead : Real(0);
+    const int low = first < last ? first : last, high = first < last ? last : first;
+    const int whole = one ? 0 : high - low - 1;
     const Real per_bin = v.mesh_width * fabs(inv_mu);
     // Rounding may put the end a hair into the bin past the true one: the rest is
     // then a hair below zero, and nothing.
@@ -142,7 +143,7 @@ struct Scorer {
   MCSIM_HD void collision(int r, int g, Real w, Real pos) {
     const int G = v.layers.groups, rg = r * G + g;
     s.collisions += w;
-    if (v.bins) sink.add(slot::Scalars + G * v.bins + g * v.bins + (end_bin >= 0 ? end_bin : bin_of(pos)), w / v.layers.total[rg]);
+    if (v.bins) sink.add(slot::Scalars + G * v.bins + g * v.bins + bin_of(pos), w / v.layers.total[rg]);
     if (!v.eigenvalue) return;
     const Real score = w * v.nu_fission[rg] / v.layers.total[rg];
     s.k_collision += score;
