@@ -95,7 +95,7 @@ TEST_CASE("a target error stops at the same point on one and three ranks", "[mpi
 TEST_CASE("a run stopped on two ranks resumes on three with the bits of an unstopped run", "[mpi][checkpoint]") {
   const fs::path dir = scratch("mpi-resume");
   const fs::path job = dir / "long.yaml";
-  std::ofstream(job) << "run: { name: long, paths: 60_000_000, seed: 3, precision: double, checkpoint_s: 0.2 }\n"
+  std::ofstream(job) << "run: { name: long, paths: 240_000_000, seed: 3, precision: double, checkpoint_s: 0.2 }\n"
                         "model:\n  type: option\n"
                         "  process: { type: gbm, spot: 100, rate: 0.05, volatility: 0.2 }\n"
                         "  instrument: { type: european, option: call, strike: 100, maturity: 1 }\n";
