@@ -86,12 +86,12 @@ struct Uniforms {
   MCSIM_HD void renew() { load(flight_block<Real>(stream)); }
   MCSIM_HD Real next() {
     if (left == 0) take_uniforms(flight_block<Real>(stream));  // a fourth in one flight: the next block's
+    // z[2], z[1], then z[0], picked with constant indices: the block stays in
+    // registers on a GPU (an index would put it in local memory), and on a CPU
+    // nothing is moved (a shift's wide load of narrow stores stalls forwarding).
+    static_assert(size == 3, "the pick below names each uniform");
+    const Real out = left == 3 ? z[2] : left == 2 ? z[1] : z[0];
     --left;
-    // The block's last uniform, the rest shifted up: constant indices only, so the
-    // block stays in registers on a GPU (an index would put it in local memory).
-    const Real out = z[size - 1];
-    MCSIM_UNROLL
-    for (int i = size - 1; i > 0; --i) z[i] = z[i - 1];
     return out;
   }
 
