@@ -16,7 +16,7 @@ TEST_CASE("flight distances are exponential with mean one over the total", "[tra
   double sum = 0, beyond = 0;
   const int n = 400000;
   for (int i = 0; i < n; ++i) {
-    const double d = flight_distance(exponential(1.0 - U(rng)), total);  // u in (0, 1]
+    const double d = flight_distance(exponential(1.0 - U(rng)), 1 / total);  // u in (0, 1]
     sum += d;
     beyond += d > 5.0 ? 1 : 0;
   }
@@ -24,7 +24,7 @@ TEST_CASE("flight distances are exponential with mean one over the total", "[tra
   CHECK(std::fabs(sum / n - 2.5) < 4 * 2.5 / std::sqrt(n));
   const double p = std::exp(-2.0);
   CHECK(std::fabs(beyond / n - p) < 4 * std::sqrt(p * (1 - p) / n));
-  CHECK(flight_distance(exponential(1.0), total) == 0.0);
+  CHECK(flight_distance(exponential(1.0), 1 / total) == 0.0);
 }
 
 TEST_CASE("scattering cosines follow the linearly anisotropic law", "[transport]") {
@@ -69,9 +69,10 @@ TEST_CASE("turning by a scattering angle keeps isotropy and composes cosines", "
 }
 
 TEST_CASE("distances to planes and spheres", "[transport]") {
-  CHECK(distance_to_plane(1.0, 0.5, 3.0) == Approx(4.0));
-  CHECK(std::isinf(distance_to_plane(1.0, -0.5, 3.0)));
-  CHECK(std::isinf(distance_to_plane(1.0, 0.0, 3.0)));
+  CHECK(distance_to_plane(1.0, 1 / 0.5, 3.0) == Approx(4.0));
+  CHECK(std::isinf(distance_to_plane(1.0, 1 / -0.5, 3.0)));
+  CHECK(std::isinf(distance_to_plane(1.0, 1 / 0.0, 3.0)));  // parallel
+  CHECK(std::isinf(distance_to_plane(3.0, 1 / 0.0, 3.0)));  // parallel, on the plane
   // From the centre every direction is R away; from r = 3 in a sphere of 5, straight
   // out 2, straight in 8, sideways 4.
   CHECK(distance_out_of_sphere(0.0, 0.3, 5.0) == Approx(5.0));

@@ -20,7 +20,7 @@ LayerArrays<Real> layer_arrays(const TransportSpec& s) {
     const Material& mat = s.materials[static_cast<std::size_t>(m)];
     a.mean_cosine.push_back(static_cast<Real>(mat.mean_cosine));
     for (int g = 0; g < mat.groups; ++g) {
-      a.total.push_back(static_cast<Real>(mat.total[static_cast<std::size_t>(g)]));
+      a.mean_free_path.push_back(static_cast<Real>(1.0 / mat.total[static_cast<std::size_t>(g)]));
       const double out = mat.scatter_out(g);
       a.scatter_out.push_back(static_cast<Real>(out));
       double sum = 0;

@@ -17,14 +17,16 @@
 namespace mcsim::transport {
 
 // The regions as a history reads them, through pointers to host or device copies.
-// Per region r and group g: total[r G + g], scatter_out[r G + g], and the
-// cumulative scatter row cumulative[(r G + g) G + h] (the probability, given a
-// scatter, of leaving in group h or faster); mean_cosine per region.
+// Per region r and group g: mean_free_path[r G + g], one over the total cross
+// section (flights and scores multiply by it: a division costs as much as several
+// multiplies), scatter_out[r G + g], and the cumulative scatter row
+// cumulative[(r G + g) G + h] (the probability, given a scatter, of leaving in
+// group h or faster); mean_cosine per region.
 template <class Real>
 struct LayerView {
   int regions, groups;
   const Real* surfaces;  // a slab's regions + 1 planes, or a sphere's regions radii; increasing
-  const Real* total;
+  const Real* mean_free_path;
   const Real* scatter_out;
   const Real* cumulative;
   const Real* mean_cosine;
@@ -120,12 +122,12 @@ MCSIM_HD bool collide(const LayerView<Real>& s, Uniforms<Real>& u, int r, Partic
   const int rg = r * s.groups + p.g;
   t.collision(r, p.g, p.w, p.pos);
   if (!s.implicit_capture) {
-    if (u.next() * s.total[rg] >= s.scatter_out[rg]) {
+    if (u.next() >= s.scatter_out[rg] * s.mean_free_path[rg]) {
       t.absorbed(r, p.g, p.w);
       return false;
     }
   } else {
-    const Real kept = p.w * (s.scatter_out[rg] / s.total[rg]);
+    const Real kept = p.w * (s.scatter_out[rg] * s.mean_free_path[rg]);
     t.absorbed(r, p.g, p.w - kept);
     p.w = kept;
     if (p.w < s.cutoff) {
@@ -164,10 +166,10 @@ MCSIM_HD int slab_region(const LayerView<Real>& s, Real x) {
 // where and with what weight it left).
 template <class Real, class Tally>
 MCSIM_HD bool slab_flight(const LayerView<Real>& s, Uniforms<Real>& u, Particle<Real>& p, int* r, Tally& t, Fate* fate) {
-  const Real to_collision = flight_distance(u.e, s.total[*r * s.groups + p.g]);
+  const Real to_collision = flight_distance(u.e, s.mean_free_path[*r * s.groups + p.g]);
   // The plane ahead: the region's right one moving right, its left one moving left.
   const int plane = p.mu > Real(0) ? *r + 1 : *r;
-  const Real to_plane = distance_to_plane(p.pos, p.mu, s.surfaces[plane]);
+  const Real to_plane = distance_to_plane(p.pos, Real(1) / p.mu, s.surfaces[plane]);  // the track's 1 / mu too
   // One track either way (on a GPU, a warp then scores its threads' tracks together).
   const bool collides = to_collision < to_plane;
   t.track(*r, p.g, p.w, p.pos, p.mu, collides ? to_collision : to_plane);
@@ -204,7 +206,7 @@ MCSIM_HD int sphere_region(const LayerView<Real>& s, Real x) {
 template <class Real, class Tally>
 MCSIM_HD bool sphere_flight(const LayerView<Real>& s, Uniforms<Real>& u, Particle<Real>& p, int* r, Tally& t, Fate* fate) {
   const int k = *r;
-  const Real to_collision = flight_distance(u.e, s.total[k * s.groups + p.g]);
+  const Real to_collision = flight_distance(u.e, s.mean_free_path[k * s.groups + p.g]);
   const Real out = distance_out_of_sphere(p.pos, p.mu, s.surfaces[k]);
   const Real in = k > 0 ? distance_into_sphere(p.pos, p.mu, s.surfaces[k - 1]) : Real(INFINITY);
   const Real to_surface = in < out ? in : out;
@@ -259,9 +261,9 @@ struct LayerArrays {
   int regions = 0, groups = 1;
   bool reflect_low = false, reflect_high = false, implicit_capture = false;
   Real cutoff = 0, survival = 0;
-  std::vector<Real> surfaces, total, scatter_out, cumulative, mean_cosine;
+  std::vector<Real> surfaces, mean_free_path, scatter_out, cumulative, mean_cosine;
   LayerView<Real> view() const {
-    return {regions,        groups,       surfaces.data(), total.data(), scatter_out.data(), cumulative.data(),
+    return {regions,        groups,       surfaces.data(), mean_free_path.data(), scatter_out.data(), cumulative.data(),
             mean_cosine.data(), reflect_low, reflect_high,  implicit_capture, cutoff,        survival};
   }
 };

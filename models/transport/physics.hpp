@@ -17,11 +17,11 @@ MCSIM_HD Real exponential(Real u) {
   return -fast_log(u);
 }
 
-// The distance to the next collision in a medium of total cross section `total`,
-// from a standard exponential e.
+// The distance to the next collision in a medium of mean free path
+// 1 / (total cross section), from a standard exponential e.
 template <class Real>
-MCSIM_HD Real flight_distance(Real e, Real total) {
-  return e / total;
+MCSIM_HD Real flight_distance(Real e, Real mean_free_path) {
+  return e * mean_free_path;
 }
 
 // The cosine of a uniform azimuth, from a uniform u.
@@ -53,11 +53,12 @@ MCSIM_HD Real turned_cosine(Real mu, Real mu0, Real cos_phi) {
   return out < Real(-1) ? Real(-1) : out > Real(1) ? Real(1) : out;
 }
 
-// Slab: the distance along cosine mu from x to the plane at `plane`; 0 on it and
-// moving on, infinite when the particle moves away from it or parallel to it.
+// Slab: the distance from x to the plane at `plane` along a direction of cosine
+// mu, given as inv_mu = 1 / mu; 0 on it and moving on, infinite when the particle
+// moves away from it or parallel to it.
 template <class Real>
-MCSIM_HD Real distance_to_plane(Real x, Real mu, Real plane) {
-  const Real d = (plane - x) / mu;
+MCSIM_HD Real distance_to_plane(Real x, Real inv_mu, Real plane) {
+  const Real d = (plane - x) * inv_mu;
   return d >= Real(0) ? d : Real(INFINITY);
 }
 

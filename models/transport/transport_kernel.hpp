@@ -96,12 +96,12 @@ struct Scorer {
     const int first = bin_of(pos), last = bin_of(pos + mu * d);
     const bool one = first == last;
     const Real edge = v.mesh_low + v.mesh_width * static_cast<Real>(mu > Real(0) ? first + 1 : first);
-    const Real inv_mu = Real(1) / (one ? Real(1) : mu);
+    const Real inv_mu = Real(1) / mu;  // the flight's own (one division for both)
     const Real ahead = (edge - pos) * inv_mu;  // to the first bin's far edge
     const Real to_edge = one ? d : ahead > Real(0) ? ahead : Real(0);
     const int low = first < last ? first : last, high = first < last ? last : first;
     const int whole = one ? 0 : high - low - 1;
-    const Real per_bin = v.mesh_width * fabs(inv_mu);
+    const Real per_bin = one ? Real(0) : v.mesh_width * fabs(inv_mu);  // mu = 0 stays in one bin
     // Rounding may put the end a hair into the bin past the true one: the rest is
     // then a hair below zero, and nothing.
     const Real rest = d - to_edge - static_cast<Real>(whole) * per_bin;
@@ -143,9 +143,9 @@ struct Scorer {
   MCSIM_HD void collision(int r, int g, Real w, Real pos) {
     const int G = v.layers.groups, rg = r * G + g;
     s.collisions += w;
-    if (v.bins) sink.add(slot::Scalars + G * v.bins + g * v.bins + bin_of(pos), w / v.layers.total[rg]);
+    if (v.bins) sink.add(slot::Scalars + G * v.bins + g * v.bins + bin_of(pos), w * v.layers.mean_free_path[rg]);
     if (!v.eigenvalue) return;
-    const Real score = w * v.nu_fission[rg] / v.layers.total[rg];
+    const Real score = w * v.nu_fission[rg] * v.layers.mean_free_path[rg];
     s.k_collision += score;
     if (score == Real(0)) return;
     // Sites: score / k on average, as floor(score / k + uniform).
