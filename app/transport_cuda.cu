@@ -187,7 +187,7 @@ unsigned grid_of(ull n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock
 // The view's arrays, in the order one device buffer holds them.
 template <class Real>
 std::array<const std::vector<Real>*, 8> parts(const transport::TransportArrays<Real>& a) {
-  return {&a.layers.surfaces, &a.layers.mean_free_path, &a.layers.scatter_out, &a.layers.cumulative,
+  return {&a.layers.surfaces, &a.layers.mean_free_path, &a.layers.scatter_probability, &a.layers.cumulative,
           &a.layers.mean_cosine, &a.nu_fission, &a.absorption,          &a.chi_cumulative};
 }
 
@@ -197,8 +197,9 @@ transport::TransportView<Real> device_view(const transport::TransportArrays<Real
   Real* at[8];
   for (std::size_t i = 0; i < 8; ++i) at[i] = buffer, buffer += parts(a)[i]->size();
   transport::TransportView<Real> v = a.view();
-  v.layers.surfaces = at[0], v.layers.mean_free_path = at[1], v.layers.scatter_out = at[2], v.layers.cumulative = at[3];
-  v.layers.mean_cosine = at[4], v.nu_fission = at[5], v.absorption = at[6], v.chi_cumulative = at[7];
+  v.layers.surfaces = at[0], v.layers.mean_free_path = at[1], v.layers.scatter_probability = at[2];
+  v.layers.cumulative = at[3], v.layers.mean_cosine = at[4];
+  v.nu_fission = at[5], v.absorption = at[6], v.chi_cumulative = at[7];
   return v;
 }
 

@@ -22,7 +22,7 @@ LayerArrays<Real> layer_arrays(const TransportSpec& s) {
     for (int g = 0; g < mat.groups; ++g) {
       a.mean_free_path.push_back(static_cast<Real>(1.0 / mat.total[static_cast<std::size_t>(g)]));
       const double out = mat.scatter_out(g);
-      a.scatter_out.push_back(static_cast<Real>(out));
+      a.scatter_probability.push_back(static_cast<Real>(out / mat.total[static_cast<std::size_t>(g)]));
       double sum = 0;
       for (int h = 0; h < mat.groups; ++h) {
         sum += mat.scatter[static_cast<std::size_t>(g * mat.groups + h)];

@@ -19,7 +19,8 @@ namespace mcsim::transport {
 // The regions as a history reads them, through pointers to host or device copies.
 // Per region r and group g: mean_free_path[r G + g], one over the total cross
 // section (flights and scores multiply by it: a division costs as much as several
-// multiplies), scatter_out[r G + g], and the cumulative scatter row
+// multiplies), scatter_probability[r G + g], the chance that a collision
+// scatters (scatter over total), and the cumulative scatter row
 // cumulative[(r G + g) G + h] (the probability, given a scatter, of leaving in
 // group h or faster); mean_cosine per region.
 template <class Real>
@@ -27,7 +28,7 @@ struct LayerView {
   int regions, groups;
   const Real* surfaces;  // a slab's regions + 1 planes, or a sphere's regions radii; increasing
   const Real* mean_free_path;
-  const Real* scatter_out;
+  const Real* scatter_probability;
   const Real* cumulative;
   const Real* mean_cosine;
   bool reflect_low, reflect_high;  // mirrors at the first and last surface (a sphere's outer one is `high`)
@@ -122,12 +123,12 @@ MCSIM_HD bool collide(const LayerView<Real>& s, Uniforms<Real>& u, int r, Partic
   const int rg = r * s.groups + p.g;
   t.collision(r, p.g, p.w, p.pos);
   if (!s.implicit_capture) {
-    if (u.next() >= s.scatter_out[rg] * s.mean_free_path[rg]) {
+    if (u.next() >= s.scatter_probability[rg]) {
       t.absorbed(r, p.g, p.w);
       return false;
     }
   } else {
-    const Real kept = p.w * (s.scatter_out[rg] * s.mean_free_path[rg]);
+    const Real kept = p.w * s.scatter_probability[rg];
     t.absorbed(r, p.g, p.w - kept);
     p.w = kept;
     if (p.w < s.cutoff) {
@@ -261,10 +262,10 @@ struct LayerArrays {
   int regions = 0, groups = 1;
   bool reflect_low = false, reflect_high = false, implicit_capture = false;
   Real cutoff = 0, survival = 0;
-  std::vector<Real> surfaces, mean_free_path, scatter_out, cumulative, mean_cosine;
+  std::vector<Real> surfaces, mean_free_path, scatter_probability, cumulative, mean_cosine;
   LayerView<Real> view() const {
-    return {regions,        groups,       surfaces.data(), mean_free_path.data(), scatter_out.data(), cumulative.data(),
-            mean_cosine.data(), reflect_low, reflect_high,  implicit_capture, cutoff,        survival};
+    return {regions,      groups,       surfaces.data(),  mean_free_path.data(), scatter_probability.data(),
+            cumulative.data(), mean_cosine.data(), reflect_low, reflect_high, implicit_capture, cutoff, survival};
   }
 };
 template <class Real>
