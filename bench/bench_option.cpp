@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "app/driver.hpp"
+#include "app/exec/option/executor.hpp"
 #include "reduce/tree.hpp"
 
 using namespace mcsim;
@@ -107,11 +107,13 @@ int main(int argc, char** argv) {
                                             ", seed: 1, precision: float }\nmodel:\n  type: option\n" + bj->model,
                                         "bench");
   std::string why;
-  std::unique_ptr<Backend> backend = which == "cpu" ? make_cpu_backend() : make_cuda_backend(&why);
-  if (!backend) {
+  if (which != "cpu" && cuda_device_count(&why) == 0) {
     fmt::print("bench_option: no {} backend: {}\n", which, why);
     return 1;
   }
+  const std::unique_ptr<Device> device =
+      which == "cpu" ? make_cpu_device() : std::make_unique<Device>(DeviceKind::Cuda, 0, cuda_device_name(0));
+  OptionExecutor& executor = device->executor<OptionExecutor>();
   const PathKernel kernel = job.model->kernel({Precision::Float, job.run.seed, job.run.chunk_paths});
   const std::size_t width = tally_width(kernel);
   const ChunkGeometry geo{paths, job.run.chunk_paths, job.run.seed};
@@ -121,21 +123,21 @@ int main(int argc, char** argv) {
   std::vector<double> kernel_ms, reduce_ms, wall_ms;
   reduce::Tally total;
   for (int i = 0; i <= runs; ++i) {  // run 0 is the warm-up
-    const double k0 = backend->timings().front().kernel_ms;
+    const double k0 = device->timing().kernel_ms;
     const auto t0 = std::chrono::steady_clock::now();
-    backend->run(kernel, geo, 0, chunks, partials.data(), nullptr);
+    executor.run(kernel, geo, 0, chunks, partials.data(), nullptr);
     for (std::uint64_t c = 0; c < chunks; ++c) add_chunk_samples(kernel, &partials[c * width]);
     const auto t1 = std::chrono::steady_clock::now();
     total = reduce::tree_sum(partials, width);
     const auto t2 = std::chrono::steady_clock::now();
     if (i == 0) continue;
-    kernel_ms.push_back(backend->timings().front().kernel_ms - k0);
+    kernel_ms.push_back(device->timing().kernel_ms - k0);
     wall_ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
     reduce_ms.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
   }
   const double wall = median(wall_ms), tree = median(reduce_ms);
   const double path_steps = static_cast<double>(paths) * static_cast<double>(bj->steps);
-  fmt::print("device      {}\n", backend->devices().front());
+  fmt::print("device      {}\n", device->name());
   const reduce::Estimate price = job.model->summarise(total).estimates.front();
   fmt::print("job         {}, float, {} paths x {} steps, {} chunks of {}, price {:.6f} +- {:.3g}\n", bj->name, paths,
              bj->steps, chunks, geo.chunk_paths, price.value, price.std_error);

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "app/driver.hpp"
+#include "app/run/runner.hpp"
 #include "io/checkpoint.hpp"
 #include "reduce/mpi.hpp"
 

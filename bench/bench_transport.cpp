@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "app/driver.hpp"
+#include "app/run/runner.hpp"
 #include "job_args.hpp"
 #include "models/transport/transport_model.hpp"
 

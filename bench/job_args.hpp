@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "app/driver.hpp"
+#include "app/run/runner.hpp"
 
 namespace mcsim {
 

@@ -9,8 +9,9 @@
 #include <iostream>
 #include <regex>
 
-#include "app/driver.hpp"
-#include "app/validate.hpp"
+#include "app/run/runner.hpp"
+#include "app/cli/validate.hpp"
+#include "app/exec/transport/executor.hpp"
 #include "app/version.hpp"
 #include "io/results.hpp"
 #include "models/transport/fission_source.hpp"
@@ -28,7 +29,7 @@ namespace fs = std::filesystem;
 namespace {
 bool have_gpu() {
   std::string why;
-  if (make_cuda_backend(&why)) return true;
+  if (cuda_device_count(&why) > 0) return true;
   std::cout << "SKIPPED: no usable CUDA device (" << why << ")\n";
   return false;
 }
@@ -379,7 +380,8 @@ TEST_CASE("particle transport on the GPU has the same bits for any chunk size an
 TEST_CASE("an eigenvalue generation kept on the GPU gives the host path's tallies bank counts and sites", "[gpu][transport]") {
   if (!have_gpu()) return;
   std::string why;
-  const auto gpu = make_cuda_backend(&why);
+  Device device(DeviceKind::Cuda, 0, cuda_device_name(0));
+  TransportExecutor* gpu = &device.executor<TransportExecutor>();
   for (const char* precision : {"float", "double"}) {
     INFO(precision);
     const io::Job job = io::load_job_text(transport_job(pua_slab_model("  tallies: [{ flux: { bins: 20 } }]\n")), "gpu.yaml",
@@ -396,7 +398,7 @@ TEST_CASE("an eigenvalue generation kept on the GPU gives the host path's tallie
       // The host path: the bank comes back and is drawn from here.
       std::vector<std::uint64_t> host_rows(rows * slots), host_counts(20, 0);
       std::vector<transport::Site<double>> bank, drawn(n);
-      gpu->transport(k, b, host_rows.data(), &bank);
+      gpu->run(k, b, host_rows.data(), &bank);
       REQUIRE(!bank.empty());
       for (const auto& s : bank) ++host_counts[static_cast<std::size_t>(transport::source_bin(mesh, s.pos))];
       for (std::uint64_t j = 0; j < n; ++j) drawn[j] = bank[transport::drawn_index(j, u, bank.size(), n)];

@@ -1,13 +1,12 @@
 // The CPU's vectorisable exp/log/sincos against the double-precision library, and
-// the CPU backend's vectorised batches against a plain group-by-group walk.
+// the CPU executor's vectorised batches against a plain group-by-group walk.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <cstring>
 #include <limits>
 
-#include "app/backend.hpp"
-#include "app/chunk.hpp"
+#include "app/exec/option/executor.hpp"
 #include "io/config.hpp"
 #include "job_text.hpp"
 #include "rng/hd.hpp"
@@ -61,7 +60,7 @@ TEST_CASE("choose picks by the flag in float and double", "[rng][host_math]") {
   CHECK(choose(false, 1.5, std::numeric_limits<double>::infinity()) == std::numeric_limits<double>::infinity());
 }
 
-TEST_CASE("the CPU backend's vectorised batches give the bits of a group-by-group walk", "[option][host_math]") {
+TEST_CASE("the CPU executor's vectorised batches give the bits of a group-by-group walk", "[option][host_math]") {
   const std::string gbm = "  process: { type: gbm, spot: 100, rate: 0.05, dividend: 0.01, volatility: 0.3 }\n";
   std::vector<std::string> jobs;
   for (const char* extra : {"", "  variance_reduction: [antithetic]\n"})
@@ -97,7 +96,7 @@ TEST_CASE("the CPU backend's vectorised batches give the bits of a group-by-grou
       const ChunkGeometry geo{job.run.paths, job.run.chunk_paths, job.run.seed};
       const std::size_t width = tally_width(kernel);
       std::vector<double> batched(3 * width), walked(3 * width);
-      make_cpu_backend()->run(kernel, geo, 0, 3, batched.data(), nullptr);
+      make_cpu_device()->executor<OptionExecutor>().run(kernel, geo, 0, 3, batched.data(), nullptr);
       std::visit(
           [&](const auto& k) {
             using K = std::decay_t<decltype(k)>;

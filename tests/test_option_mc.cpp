@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "app/driver.hpp"
+#include "app/run/runner.hpp"
 #include "models/option/american_path.hpp"
 #include "models/option/analytic.hpp"
 #include "models/option/lsm.hpp"

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "app/driver.hpp"
+#include "app/run/runner.hpp"
 #include "io/diagnostics.hpp"
 
 using namespace mcsim;

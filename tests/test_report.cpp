@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "app/report.hpp"
+#include "app/cli/report.hpp"
 
 using namespace mcsim;
 

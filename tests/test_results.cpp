@@ -7,7 +7,7 @@
 
 #include <filesystem>
 
-#include "app/driver.hpp"
+#include "app/run/runner.hpp"
 #include "io/results.hpp"
 #include "job_text.hpp"
 

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <string>
 
-#include "app/driver.hpp"
+#include "app/run/runner.hpp"
 #include "io/checkpoint.hpp"
 #include "io/config.hpp"
 #include "config_errors.hpp"

@@ -6,7 +6,7 @@
 #include <set>
 #include <vector>
 
-#include "app/driver.hpp"
+#include "app/run/runner.hpp"
 #include "io/config.hpp"
 #include "io/diagnostics.hpp"
 #include "models/option/analytic.hpp"

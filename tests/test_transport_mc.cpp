@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <map>
 
-#include "app/driver.hpp"
+#include "app/run/runner.hpp"
 #include "io/config.hpp"
 #include "io/results.hpp"
 #include "models/transport/analytic.hpp"

@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <map>
 
-#include "app/driver.hpp"
-#include "app/risk.hpp"
+#include "app/run/runner.hpp"
+#include "app/run/risk/job.hpp"
 #include "io/config.hpp"
 #include "io/diagnostics.hpp"
 #include "io/results.hpp"
@@ -90,13 +90,16 @@ TEST_CASE("narrower histogram passes give the same bits", "[var]") {
   const io::Job job = io::load_job_text(var_book_job(), "risk.yaml");
   const auto& model = dynamic_cast<const var::VarModel&>(*job.model);
   const RunOptions opt{io::BackendChoice::Cpu, false, "test"};
-  const auto wide = run_risk_job(job, model, opt);
-  const auto narrow = run_risk_job(job, model, opt, RiskLimits{500, 6});
+  const auto cpu = make_cpu_device();
+  const auto wide = run_risk_job(job, model, opt, {cpu.get()});
+  const auto narrow = run_risk_job(job, model, opt, {cpu.get()}, RiskLimits{500, 6});
   double passes = 0;
-  for (const auto& [name, v] : narrow.scenarios.front().diagnostics)
+  for (const auto& [name, v] : narrow.scenario.diagnostics)
     if (name == "histogram_passes") passes = v;
   CHECK(passes > 2);
-  CHECK(first_different_estimate(wide, narrow) == "");
+  io::Results a, b;
+  a.scenarios = {wide.scenario}, b.scenarios = {narrow.scenario};
+  CHECK(first_different_estimate(a, b) == "");
 }
 
 TEST_CASE("a stressed run on the same scenarios measures the change precisely", "[var]") {

@@ -1,0 +1,243 @@
+// The mcsim command line: run, show, diff, validate, devices.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "app/run/runner.hpp"
+#include "app/run/event_log.hpp"
+#include "app/run/json.hpp"
+#include "app/cli/report.hpp"
+#include "app/run/signals.hpp"
+#include "app/cli/validate.hpp"
+#include "app/version.hpp"
+#include "io/checkpoint.hpp"
+#include "io/diagnostics.hpp"
+#include "reduce/mpi.hpp"
+
+namespace {
+
+using namespace mcsim;
+
+// Exit statuses (README, "Exit statuses"): 0 done, 1 runtime error, 2 config error,
+// kExitStopped (3) stopped by SIGTERM/SIGINT with a checkpoint written, 4 `diff`
+// found estimates that differ.
+constexpr int kExitRuntime = 1;
+constexpr int kExitConfig = 2;
+constexpr int kExitDiffer = 4;
+
+std::optional<io::BackendChoice> parse_backend(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  if (s == "cpu") return io::BackendChoice::Cpu;
+  if (s == "cuda") return io::BackendChoice::Cuda;
+  return io::BackendChoice::Auto;
+}
+
+std::string join_args(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  return s;
+}
+
+void print_results(const io::Results& r, const std::string& title) {
+  fmt::print("{}\n", title);
+  fmt::print("  backend  {} [{}], {}, {} paths, chunks of {}, seed {}\n", r.backend,
+             fmt::format("{}", fmt::join(r.devices, "; ")), r.precision, r.paths, r.chunk_paths, r.seed);
+  for (const auto& s : r.scenarios) {
+    if (r.scenarios.size() > 1) fmt::print("scenario {}\n", s.name);
+    fmt::print("{}", format_estimates(s));
+  }
+  if (r.target_rel_error > 0 || r.target_abs_error > 0)
+    fmt::print("  target   {} after {} of at most {} paths\n", r.target_met ? "met" : "NOT met", r.paths, r.paths_cap);
+  fmt::print("  time     {:.3f} s wall, {:.3g} paths/s, {} rank{}\n", r.wall_s, r.paths_per_s, r.ranks,
+             r.ranks == 1 ? "" : "s");
+}
+
+// Stage seconds and each device's share, for --verbose.
+void print_timing(const io::Results& r) {
+  std::string stages;
+  for (const auto& [stage, s] : r.stage_seconds) stages += fmt::format("{}{} {:.3f} s", stages.empty() ? "" : ", ", stage, s);
+  fmt::print("  stages   {}\n", stages);
+  for (const auto& d : r.device_times)
+    fmt::print("  device   rank {} {}: {:.3f} s{}, {} paths\n", d.rank, d.device, d.seconds,
+               d.kernel_ms > 0 ? fmt::format(" (kernels {:.3f} s)", d.kernel_ms / 1e3) : "", d.paths);
+}
+
+std::string estimates_json(const io::Results& r) {
+  std::string out = "[";
+  for (const auto& s : r.scenarios)
+    for (const auto& e : s.estimates)
+      out += fmt::format("{}{{\"scenario\": {}, \"name\": {}, \"value\": {}, \"std_error\": {}}}", out.size() > 1 ? ", " : "",
+                         json_string(s.name), json_string(e.name), json_number(e.value), json_number(e.std_error));
+  return out + "]";
+}
+
+int cmd_run(const std::string& config, const std::string& output, const std::string& backend,
+            const std::vector<std::string>& sets, bool force, bool resume, bool quiet, bool verbose,
+            const std::string& log, double log_every, const std::string& cmdline) {
+  if (!log.empty() && mpi::master()) event_log::open(log, log_every);
+  io::Job job = io::load_job_file(config, sets);
+  const std::string path = output.empty() ? job.run.output : output;
+  io::check_writable(path, force);  // fail before the work, not after
+  event_log::write("start", {{"job", json_string(job.run.name)}, {"config", json_string(config)},
+                             {"output", json_string(path)}, {"paths", std::to_string(job.run.paths)},
+                             {"ranks", std::to_string(mpi::size())}, {"command_line", json_string(cmdline)}});
+  RunOptions opt{parse_backend(backend), !quiet, cmdline, path, resume, force};
+  const io::Results r = run_job(job, opt);
+  if (!mpi::master()) return 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  io::write_results(path, r, force);
+  remove_job_checkpoints(path, job);  // the results hold everything they held
+  const double write_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  print_results(r, fmt::format("mcsim {}: {} ({})\n  model    {}", kVersion, job.run.name, config,
+                               job.model->describe()));
+  if (verbose) print_timing(r);
+  fmt::print("  wrote    {} ({:.3f} s)\n", path, write_s);
+  event_log::write("done", {{"output", json_string(path)}, {"paths", std::to_string(r.paths)},
+                            {"wall_s", json_number(r.wall_s)}, {"estimates", estimates_json(r)}});
+  return 0;
+}
+
+int cmd_show(const std::string& file, bool csv, bool json) {
+  const io::Results r = io::read_results(file);
+  if (csv || json) return fmt::print("{}", csv ? results_csv(r) : results_json(r)), 0;
+  print_results(r, fmt::format("{}: mcsim {} ({}), created {}\n  command  {}", file, r.mcsim_version,
+                               r.git_sha, r.created, r.command_line));
+  return 0;
+}
+
+int cmd_diff(const std::string& a, const std::string& b, double max_z) {
+  const Comparison c = compare_results(io::read_results(a), io::read_results(b), max_z);
+  fmt::print("{}", format_comparison(c, a, b));
+  return c.agree() ? 0 : kExitDiffer;
+}
+
+// A data folder (validation, configs): ./NAME, else an installed copy next to the
+// executable (PREFIX/share/mcsim/NAME), else the source tree's.
+std::string default_data_dir(const std::string& name) {
+  namespace fs = std::filesystem;
+  std::error_code e;
+  const fs::path installed = fs::read_symlink("/proc/self/exe", e).parent_path().parent_path() / "share/mcsim" / name;
+  for (const fs::path& p : {fs::path(name), installed})
+    if (!p.empty() && fs::is_directory(p, e)) return p.string();
+  return std::string(kSourceDir) + "/" + name;
+}
+
+// Every key the loader reads from the example jobs, with its type, default,
+// allowed values and meaning.
+int cmd_schema(std::string dir, bool markdown) {
+  namespace fs = std::filesystem;
+  if (dir.empty()) dir = default_data_dir("configs");
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".yaml") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  if (files.empty()) throw std::runtime_error("no job files (*.yaml) in '" + dir + "'");
+  fmt::print("{}", io::schema_reference(files, markdown));
+  return 0;
+}
+
+int cmd_validate(std::string dir, const std::string& backend, const std::vector<std::string>& sets) {
+  if (dir.empty()) dir = default_data_dir("validation");
+  RunOptions opt{parse_backend(backend), false, "mcsim validate"};
+  const auto rows = run_validation(dir, opt, sets);
+  fmt::print("{}", format_validation(rows));
+  for (const auto& r : rows)
+    if (!r.pass) return kExitRuntime;
+  return 0;
+}
+
+int cmd_devices() {
+  for (const auto& line : cuda_device_report()) fmt::print("{}\n", line);
+  fmt::print("{}\n", make_cpu_device()->name());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"mcsim: Monte Carlo simulation on CPUs and GPUs, driven by a YAML job file"};
+  app.set_version_flag("--version", fmt::format("mcsim {} ({})", kVersion, kGitSha));
+  app.require_subcommand(1);
+  const std::vector<std::string> backends{"auto", "cpu", "cuda"};
+
+  std::string config, output, backend, file, other, dir;
+  std::vector<std::string> sets;
+  bool force = false, quiet = false, verbose = false, resume = false, csv = false, json = false;
+  std::string log;
+  double max_z = 4, log_every = 10;
+
+  auto* run = app.add_subcommand("run", "run a job file and write its results (HDF5)");
+  run->add_option("config", config, "job file (YAML)")->required()->check(CLI::ExistingFile);
+  run->add_option("-o,--output", output, "results file (default: run.output)");
+  run->add_option("--backend", backend, "override run.backend")->check(CLI::IsMember(backends));
+  run->add_option("--set", sets, "override a config key, e.g. --set model.process.volatility=0.3");
+  run->add_flag("--force", force, "overwrite an existing results file (and discard old checkpoints)");
+  run->add_flag("--resume", resume, "continue from the checkpoint of an unfinished run of this job");
+  run->add_flag("-q,--quiet", quiet, "no progress bar");
+  run->add_flag("-v,--verbose", verbose, "also the time of each stage and each device's share");
+  run->add_option("--log", log, "the run's events as JSON lines (start, progress, done, stopped, error) for batch systems");
+  run->add_option("--log-every", log_every, "seconds between the log's progress lines")->capture_default_str()->check(CLI::PositiveNumber);
+
+  auto* show = app.add_subcommand("show", "print a results file");
+  show->add_option("file", file, "results file (HDF5)")->required()->check(CLI::ExistingFile);
+  auto* csv_flag = show->add_flag("--csv", csv, "one line per scenario and estimate, comma-separated, for scripts");
+  show->add_flag("--json", json, "the whole summary as JSON, for scripts")->excludes(csv_flag);
+
+  auto* diff = app.add_subcommand("diff", "say whether two results files agree within their errors (exit 4 if not)");
+  diff->add_option("a", file, "results file (HDF5)")->required()->check(CLI::ExistingFile);
+  diff->add_option("b", other, "results file (HDF5)")->required()->check(CLI::ExistingFile);
+  diff->add_option("--z", max_z, "agree within this many combined standard errors")->capture_default_str()->check(CLI::PositiveNumber);
+
+  auto* validate = app.add_subcommand("validate", "run the analytic reference cases; fails if any |z| > 4");
+  validate->add_option("dir", dir, "folder of case files (default: validation/)");
+  validate->add_option("--backend", backend, "backend for every case")->check(CLI::IsMember(backends));
+  validate->add_option("--set", sets, "override a key in every case, e.g. --set run.precision=float");
+
+  auto* schema = app.add_subcommand("schema", "print every config key: its type, default, allowed values and meaning");
+  schema->add_option("dir", dir, "folder of example jobs whose keys to list (default: configs/)");
+  bool markdown = false;
+  schema->add_flag("--markdown", markdown, "as a Markdown table (docs/config-reference.md)");
+
+  app.add_subcommand("devices", "list the CUDA devices and CPU threads mcsim can use");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+
+  mpi::init(&argc, &argv);
+  install_stop_handlers();
+  const auto rank_prefix = [] { return mpi::size() > 1 ? fmt::format("rank {}: ", mpi::rank()) : std::string(); };
+  int status = 0;
+  try {
+    if (*run) status = cmd_run(config, output, backend, sets, force, resume, quiet, verbose, log, log_every, join_args(argc, argv));
+    else if (*show) status = cmd_show(file, csv, json);
+    else if (*diff) status = cmd_diff(file, other, max_z);
+    else if (*validate) status = cmd_validate(dir, backend, sets);
+    else if (*schema) status = cmd_schema(dir, markdown);
+    else status = cmd_devices();
+  } catch (const io::ConfigError& e) {
+    if (mpi::master()) {
+      std::fputs(e.what(), stderr);
+      std::fprintf(stderr, "%zu error%s; nothing was run\n", e.lines.size(), e.lines.size() == 1 ? "" : "s");
+    }
+    status = kExitConfig;  // every rank read the same file and stops here
+    event_log::write("error", {{"status", std::to_string(status)}, {"message", json_string(e.what())}});
+  } catch (const Stopped& e) {
+    if (mpi::master())
+      std::fprintf(stderr, "mcsim: %s; continue with: mcsim run %s --resume\n", e.what(), config.c_str());
+    status = kExitStopped;  // all ranks agreed to stop
+    event_log::write("stopped", {{"status", std::to_string(status)}, {"message", json_string(e.what())}});
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mcsim: error: %s%s\n", rank_prefix().c_str(), e.what());
+    std::fflush(stderr);
+    event_log::write("error", {{"status", std::to_string(kExitRuntime)}, {"message", json_string(e.what())}});
+    if (mpi::size() > 1) mpi::abort_all(kExitRuntime);  // the other ranks cannot finish alone
+    status = kExitRuntime;
+  }
+  mpi::finalize();
+  return status;
+}

@@ -1,0 +1,73 @@
+// Device memory that grows to the largest size asked of it and is kept between
+// calls, CUDA errors as exceptions that name the device and the step, and a timer
+// of device work by CUDA events. For the CUDA executors only.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace mcsim {
+
+inline void check_cuda(cudaError_t e, int device, const std::string& what) {
+  if (e != cudaSuccess)
+    throw std::runtime_error("CUDA error on device " + std::to_string(device) + " during " + what + ": " +
+                             cudaGetErrorString(e));
+}
+
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  ~DeviceBuffer() {
+    if (ptr_) cudaFree(ptr_);
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  // At least `bytes` on the current device; what it held is kept unless it grows.
+  void* room(std::size_t bytes, int device) {
+    if (bytes > bytes_) {
+      if (ptr_) cudaFree(ptr_);
+      ptr_ = nullptr;
+      check_cuda(cudaMalloc(&ptr_, bytes), device, "allocation of " + std::to_string(bytes) + " bytes");
+      bytes_ = bytes;
+    }
+    return ptr_;
+  }
+  void* get() const { return ptr_; }
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// The device's milliseconds for the work queued on the default stream between
+// construction and ms(), which waits for it.
+class EventTimer {
+ public:
+  explicit EventTimer(int device) : device_(device) {
+    check_cuda(cudaEventCreate(&start_), device_, "event creation");
+    check_cuda(cudaEventCreate(&stop_), device_, "event creation");
+    check_cuda(cudaEventRecord(start_), device_, "event record");
+  }
+  ~EventTimer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  EventTimer(const EventTimer&) = delete;
+  EventTimer& operator=(const EventTimer&) = delete;
+  float ms(const std::string& what) {
+    check_cuda(cudaEventRecord(stop_), device_, "event record");
+    check_cuda(cudaEventSynchronize(stop_), device_, what);
+    float ms = 0;
+    check_cuda(cudaEventElapsedTime(&ms, start_, stop_), device_, "event timing");
+    return ms;
+  }
+
+ private:
+  int device_;
+  cudaEvent_t start_, stop_;
+};
+
+}  // namespace mcsim

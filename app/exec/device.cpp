@@ -1,0 +1,53 @@
+#include "app/exec/device.hpp"
+
+#include <omp.h>
+
+#include <stdexcept>
+
+#include "reduce/mpi.hpp"
+
+namespace mcsim {
+
+const char* to_string(DeviceKind k) { return k == DeviceKind::Cpu ? "cpu" : "cuda"; }
+
+Device::Device(DeviceKind kind, int ordinal, std::string name)
+    : kind_(kind),
+      ordinal_(ordinal),
+      name_(std::move(name)),
+      min_unit_(kind == DeviceKind::Cpu ? static_cast<std::uint64_t>(omp_get_max_threads()) : 1) {
+  timing_.device = name_;
+}
+
+void Device::add_time(double seconds, double kernel_ms, std::uint64_t paths) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  timing_.seconds += seconds;
+  timing_.kernel_ms += kernel_ms;
+  timing_.paths += paths;
+}
+
+DeviceTiming Device::timing() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return timing_;
+}
+
+std::unique_ptr<Device> make_cpu_device() {
+  return std::make_unique<Device>(DeviceKind::Cpu, 0, "cpu (" + std::to_string(omp_get_max_threads()) + " threads)");
+}
+
+Devices make_devices(io::BackendChoice choice) {
+  Devices out;
+  std::string why;
+  const int count = choice == io::BackendChoice::Cpu ? 0 : cuda_device_count(&why);
+  if (count > 0) {
+    const auto add = [&](int d) { out.push_back(std::make_unique<Device>(DeviceKind::Cuda, d, cuda_device_name(d))); };
+    if (mpi::local_size() > 1) add(mpi::local_rank() % count);
+    else
+      for (int d = 0; d < count; ++d) add(d);
+    return out;
+  }
+  if (choice == io::BackendChoice::Cuda) throw std::runtime_error("backend cuda was requested but is not usable: " + why);
+  out.push_back(make_cpu_device());
+  return out;
+}
+
+}  // namespace mcsim

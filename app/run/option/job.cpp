@@ -1,0 +1,241 @@
+// Option pricing: a job's chunks in stages (16, 32, 64, ... chunks when it has a
+// target error, else all at once), each rank a contiguous share of each stage run
+// on its devices; partials reduce in the fixed dyadic tree over chunk indices, so
+// the estimates have the same bits on any number of ranks, devices and threads.
+#include "app/run/option/job.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "app/run/option/greeks.hpp"
+#include "app/run/signals.hpp"
+#include "app/run/option/workers.hpp"
+#include "app/version.hpp"
+#include "reduce/mpi.hpp"
+#include "reduce/tree.hpp"
+
+namespace mcsim {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+std::vector<std::string> tally_layout(const std::vector<std::string>& outputs) {
+  std::vector<std::string> names;
+  for (const auto& o : outputs) {
+    names.push_back(o + ".count");
+    names.push_back(o + ".sum");
+    names.push_back(o + ".sum_sq");
+  }
+  return names;
+}
+
+// Chunk counts after which a run with a target error may stop: 16, 32, 64, ...
+// and finally all. They depend on the job alone, so the stop point is reproducible.
+std::vector<std::uint64_t> stage_ends(std::uint64_t chunks, bool target) {
+  std::vector<std::uint64_t> ends;
+  if (target)
+    for (std::uint64_t e = 16; e < chunks; e *= 2) ends.push_back(e);
+  ends.push_back(chunks);
+  return ends;
+}
+
+// This rank's contiguous share of chunks [first, last).
+ChunkSpan share(std::uint64_t first, std::uint64_t last, int rank, int ranks) {
+  const std::uint64_t n = last - first;
+  auto at = [&](int r) { return first + static_cast<std::uint64_t>((static_cast<unsigned __int128>(n) * r) / ranks); };
+  return {at(rank), at(rank + 1)};
+}
+
+bool target_met(const std::vector<reduce::Estimate>& est, const io::RunConfig& run) {
+  for (const auto& e : est) {
+    if (run.target_rel_error > 0 && !(e.std_error <= run.target_rel_error * std::fabs(e.value))) return false;
+    if (run.target_abs_error > 0 && !(e.std_error <= run.target_abs_error)) return false;
+  }
+  return true;
+}
+
+// Node values go to rank 0 as [level, index, values...] records.
+std::vector<double> pack(const std::vector<reduce::NodeValue>& nodes) {
+  std::vector<double> out;
+  for (const auto& nv : nodes) {
+    out.push_back(nv.node.level);
+    out.push_back(static_cast<double>(nv.node.index));  // exact below 2^53
+    out.insert(out.end(), nv.value.begin(), nv.value.end());
+  }
+  return out;
+}
+void unpack(const std::vector<double>& in, std::size_t width, std::vector<reduce::NodeValue>* out) {
+  for (std::size_t at = 0; at + 2 + width <= in.size(); at += 2 + width)
+    out->push_back({{static_cast<int>(in[at]), static_cast<std::uint64_t>(in[at + 1])},
+                    reduce::Tally(in.begin() + static_cast<std::ptrdiff_t>(at + 2),
+                                  in.begin() + static_cast<std::ptrdiff_t>(at + 2 + width))});
+}
+
+class CheckpointFiles {
+ public:
+  CheckpointFiles(const RunOptions& opt, std::string fp, std::uint64_t chunks, std::size_t width)
+      : for_(opt.checkpoint_for), fp_(std::move(fp)), chunks_(chunks), width_(width) {}
+  bool enabled() const { return !for_.empty(); }
+
+  // Loads every checkpoint of this results path into the store (--resume).
+  void load(const RunOptions& opt, ChunkStore& store) const {
+    if (!enabled()) return;
+    for (const io::Checkpoint& c : resume_checkpoints(opt, fp_, chunks_, width_))
+      for (std::size_t i = 0; i < c.done.size(); ++i) store.put(c.done[i], &c.partials[i * width_]);
+  }
+  // Writes this rank's finished chunks.
+  void save(const ChunkStore& store, const std::vector<ChunkSpan>& mine) const {
+    if (!enabled()) return;
+    io::Checkpoint c;
+    c.mcsim_version = kVersion;
+    c.fingerprint = fp_;
+    c.chunks = chunks_;
+    c.width = width_;
+    for (const ChunkSpan& s : mine) store.snapshot(s.first, s.last, &c.done, &c.partials);
+    io::write_checkpoint(io::checkpoint_path(for_, mpi::rank()), c);
+  }
+
+ private:
+  std::string for_, fp_;
+  std::uint64_t chunks_;
+  std::size_t width_;
+};
+
+ScenarioRun simulate_option(const io::Job& job, const RunOptions& options, const DeviceList& devices) {
+  const auto t_start = Clock::now();
+  const io::RunConfig& run = job.run;
+  const int rank = mpi::rank(), ranks = mpi::size();
+  const PathKernel kernel = job.model->kernel({run.precision, run.seed, run.chunk_paths});
+  const std::size_t width = tally_width(kernel);
+  const std::uint64_t chunks = (run.paths + run.chunk_paths - 1) / run.chunk_paths;
+  const ChunkGeometry geo{run.paths, run.chunk_paths, run.seed};
+  const bool has_target = run.target_rel_error > 0 || run.target_abs_error > 0;
+
+  ChunkStore store(chunks, width);
+  const CheckpointFiles ckpt(options, job_fingerprint(job, devices), chunks, width);
+  ckpt.load(options, store);
+  const double setup_s = since(t_start);
+
+  double simulate_s = 0, reduce_s = 0;
+  std::vector<reduce::NodeValue> nodes;  // rank 0: subtrees of every rank so far
+  reduce::Tally total;
+  Summary summary;
+  std::uint64_t end = 0;
+  bool met = false;
+  std::vector<ChunkSpan> owned;  // this rank's shares of every stage so far
+  {
+    // Rank 0 shows its own share's progress.
+    Progress progress(run.paths / static_cast<std::uint64_t>(ranks), options.progress && mpi::master());
+    std::uint64_t begin = 0;
+    for (const std::uint64_t stage_end : stage_ends(chunks, has_target)) {
+      end = stage_end;
+      const ChunkSpan mine = share(begin, end, rank, ranks);
+      owned.push_back(mine);
+      std::vector<ChunkSpan> todo;
+      for (std::uint64_t c = mine.first; c < mine.last; ++c) {
+        if (store.done(c)) {
+          progress.add(std::min(run.chunk_paths, run.paths - c * run.chunk_paths));
+          continue;
+        }
+        if (!todo.empty() && todo.back().last == c) ++todo.back().last;
+        else todo.push_back({c, c + 1});
+      }
+      const auto t_sim = Clock::now();
+      WorkerHooks hooks;
+      hooks.stop = stop_requested;
+      hooks.checkpoint_s = ckpt.enabled() ? run.checkpoint_s : 0;
+      hooks.checkpoint = [&] { ckpt.save(store, owned); };
+      bool finished = false;
+      try {
+        finished = run_chunks(devices, kernel, geo, todo, store, &progress, hooks);
+      } catch (...) {
+        ckpt.save(store, owned);  // what finished stays usable
+        throw;
+      }
+      simulate_s += since(t_sim);
+      if (mpi::max_over_ranks(finished ? 0 : 1)) {
+        ckpt.save(store, owned);
+        throw Stopped(fmt::format("stopped by signal {}{}", stop_signal(),
+                                  ckpt.enabled() ? "; checkpoint written" : " (no checkpoint: none asked for)"));
+      }
+
+      const auto t_red = Clock::now();
+      std::vector<reduce::NodeValue> my_nodes;
+      for (const reduce::Node& n : reduce::subtrees(mine.first, mine.last, end))
+        my_nodes.push_back({n, reduce::node_value(store.slot(mine.first), mine.first, n, end, width)});
+      const auto gathered = mpi::gather(pack(my_nodes));
+      if (mpi::master()) {
+        for (const auto& g : gathered) unpack(g, width, &nodes);
+        total = reduce::combine(nodes, end, width);
+        summary = job.model->summarise(total);
+        met = has_target && target_met(summary.estimates, run);
+      }
+      reduce_s += since(t_red);
+      if (mpi::broadcast(met ? 1 : 0)) {
+        met = true;
+        break;
+      }
+      begin = end;
+    }
+  }
+
+  if (options.checkpoint_at_end) ckpt.save(store, owned);
+  // Rank 0 collects the chunk table for the file.
+  const auto t_gather = Clock::now();
+  std::vector<double> records;  // [first, last, partials...] per owned span
+  if (!mpi::master()) {
+    for (const ChunkSpan& sp : owned) {
+      records.push_back(static_cast<double>(sp.first));
+      records.push_back(static_cast<double>(sp.last));
+      records.insert(records.end(), store.slot(sp.first), store.slot(sp.first) + (sp.last - sp.first) * width);
+    }
+  }
+  const auto spans = mpi::gather(records);
+  ScenarioRun out;
+  out.paths = std::min(run.paths, end * run.chunk_paths);
+  out.target_met = met;
+  if (!mpi::master()) return out;
+  for (const auto& rec : spans)
+    for (std::size_t at = 0; at + 2 <= rec.size();) {
+      const auto first = static_cast<std::uint64_t>(rec[at]), last = static_cast<std::uint64_t>(rec[at + 1]);
+      for (std::uint64_t c = first; c < last; ++c) store.put(c, &rec[at + 2 + (c - first) * width]);
+      at += 2 + (last - first) * width;
+    }
+  reduce_s += since(t_gather);
+
+  io::ScenarioResult& scenario = out.scenario;
+  scenario.estimates = summary.estimates;
+  scenario.diagnostics = summary.diagnostics;
+  scenario.references = job.model->references();
+  scenario.tally_layout = tally_layout(job.model->outputs());
+  scenario.chunk_tallies.assign(store.slot(0), store.slot(0) + end * width);
+  // The estimates on batches of chunks, for paired differences between scenarios.
+  const std::uint64_t B = reduce::batch_count(end);
+  for (std::uint64_t b = 0; b < B; ++b) {
+    const auto [first, last] = reduce::batch_rows(b, B, end);
+    reduce::Tally t(store.slot(first), store.slot(first) + width);
+    for (std::uint64_t c = first + 1; c < last; ++c)
+      for (std::size_t i = 0; i < width; ++i) t[i] += store.slot(c)[i];
+    scenario.batches.add(job.model->summarise(t).estimates);
+  }
+  out.stage_seconds = {{"setup", setup_s}, {"simulate", simulate_s}, {"reduce", reduce_s}};
+  out.work = static_cast<double>(out.paths);
+  return out;
+}
+
+}  // namespace
+
+ScenarioRun run_option_scenario(const io::Job& job, const RunOptions& options, const DeviceList& devices) {
+  ScenarioRun r = simulate_option(job, options, devices);
+  const auto t = Clock::now();
+  if (add_greeks(job, options, devices, simulate_option, r)) r.stage_seconds.emplace_back("greeks", since(t));
+  return r;
+}
+
+}  // namespace mcsim

@@ -1,0 +1,463 @@
+// Portfolio risk (models/var) in passes over the same scenarios, each regenerated
+// from its own stream, so no pass keeps the job's losses:
+//   1. a histogram of the losses (integer counts) and their exact sums;
+//   2. the losses in the few bins around each level's order statistic, the exact
+//      sums of the losses above them, and each position's loss summed over them;
+// then, on rank 0, the exact VaR and ES, their errors, and each position's
+// contributions from one more look at the scenarios at and above the VaR. Every
+// tally is an integer (reduce/exact_sum.hpp) or a sorted list, so the figures have
+// the same bits for any number of ranks, devices and threads.
+#include "app/run/risk/job.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <future>
+#include <limits>
+#include <mutex>
+#include <thread>
+
+#include "app/exec/risk/executor.hpp"
+#include "app/run/bytes.hpp"
+#include "app/run/signals.hpp"
+#include "models/var/delta_var.hpp"
+#include "models/var/risk_kernel.hpp"
+#include "models/var/tail_figures.hpp"
+#include "reduce/mpi.hpp"
+#include "reduce/paired.hpp"
+#include "reduce/quantile.hpp"
+#include "reduce/stats.hpp"
+
+namespace mcsim {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using reduce::Fixed;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+constexpr int kBins = 16384;                        // a histogram pass's bins
+constexpr std::uint64_t kUnitScenarios = 1 << 22;   // losses a device holds at once
+
+// Pass 1: counts per bin, exact sums of the losses and their squares, extremes.
+struct Histogram {
+  std::vector<std::uint64_t> counts;
+  Fixed sum = 0, sum_sq = 0;
+  double min = std::numeric_limits<double>::infinity(), max = -std::numeric_limits<double>::infinity();
+  void add(const Histogram& o) {
+    if (counts.empty()) counts.assign(o.counts.size(), 0);
+    for (std::size_t b = 0; b < counts.size(); ++b) counts[b] += o.counts[b];
+    sum += o.sum, sum_sq += o.sum_sq;
+    min = std::min(min, o.min), max = std::max(max, o.max);
+  }
+  void pack(Bytes& b) const { b.put(counts), b.put(sum), b.put(sum_sq), b.put(min), b.put(max); }
+  void unpack(Bytes& b) { b.get(counts), b.get(sum), b.get(sum_sq), b.get(min), b.get(max); }
+};
+
+// Pass 2, per level: the losses kept in [lo, hi) with their scenarios, and the
+// losses at or above hi: their count, exact sums, and each position's share.
+using var::Kept;
+struct Collect {
+  std::vector<std::vector<Kept>> kept;     // per level
+  std::vector<std::vector<Kept>> above;    // per level, at or above the window (kept for paired differences only)
+  std::vector<std::uint64_t> tail_count;   // per level
+  std::vector<Fixed> tail_sum, tail_sum_sq;
+  std::vector<Fixed> positions;            // position_sums layout, one band per level
+  std::vector<std::uint64_t> tail;         // a unit's scenarios at or above some level's window
+  std::vector<std::uint32_t> masks;        // and the levels they are above
+  void size(std::size_t levels, std::size_t positions_n) {
+    kept.assign(levels, {});
+    above.assign(levels, {});
+    tail_count.assign(levels, 0);
+    tail_sum.assign(levels, 0);
+    tail_sum_sq.assign(levels, 0);
+    positions.assign(2 * levels * positions_n, 0);
+  }
+  void add(Collect& o) {
+    for (std::size_t l = 0; l < kept.size(); ++l) {
+      kept[l].insert(kept[l].end(), o.kept[l].begin(), o.kept[l].end());
+      above[l].insert(above[l].end(), o.above[l].begin(), o.above[l].end());
+      tail_count[l] += o.tail_count[l], tail_sum[l] += o.tail_sum[l], tail_sum_sq[l] += o.tail_sum_sq[l];
+    }
+    for (std::size_t j = 0; j < positions.size(); ++j) positions[j] += o.positions[j];
+    tail.insert(tail.end(), o.tail.begin(), o.tail.end());
+    masks.insert(masks.end(), o.masks.begin(), o.masks.end());
+  }
+  void pack(Bytes& b) const {
+    for (const auto& k : kept) b.put(k);
+    for (const auto& k : above) b.put(k);
+    b.put(tail_count), b.put(tail_sum), b.put(tail_sum_sq), b.put(positions);
+  }
+  void unpack(Bytes& b) {
+    for (auto& k : kept) b.get(k);
+    for (auto& k : above) b.get(k);
+    b.get(tail_count), b.get(tail_sum), b.get(tail_sum_sq), b.get(positions);
+  }
+};
+
+struct Unit {
+  std::uint64_t first_chunk, last_chunk, first, count;  // chunks, and their scenarios
+};
+
+// This rank's contiguous share of the job's chunks, cut into units of whole chunks
+// that a device holds at once.
+std::vector<Unit> rank_units(const io::RunConfig& run, std::uint64_t chunks, int rank, int ranks) {
+  const auto at = [&](int r) { return static_cast<std::uint64_t>((static_cast<unsigned __int128>(chunks) * r) / ranks); };
+  const std::uint64_t per_unit = std::max<std::uint64_t>(1, kUnitScenarios / run.chunk_paths);
+  std::vector<Unit> units;
+  for (std::uint64_t c = at(rank), end = at(rank + 1); c < end; c += per_unit) {
+    const std::uint64_t last = std::min(end, c + per_unit);
+    const std::uint64_t first = c * run.chunk_paths;
+    units.push_back({c, last, first, std::min(run.paths, last * run.chunk_paths) - first});
+  }
+  return units;
+}
+
+// Runs work(chunk, losses of the chunk, tally) for every chunk of the units, and
+// then, per unit, finish(executor, unit tally) (pass 2 sends its tail there). One
+// host thread per device takes the next unit as it gets free (a GPU computing it
+// while the host tallies the last); a unit's chunks are shared by OpenMP threads,
+// each with its own tally. Tallies add exactly, so neither split reaches the
+// result. A non-finite loss stops the run, naming it.
+template <class Tally, class Work, class Finish>
+Tally over_units(const DeviceList& devices, const var::RiskKernel& kernel, const std::vector<Unit>& units,
+                 std::uint64_t chunk_paths, const Tally& empty, Work&& work, Finish&& finish) {
+  std::vector<Tally> tallies(devices.size(), empty);
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex mutex;
+  const auto take = [&] { return failed || stop_requested() ? units.size() : std::min(next.fetch_add(1), units.size()); };
+  const auto run = [&](std::size_t d) {
+    Device& device = *devices[d];
+    RiskExecutor& dev = device.executor<RiskExecutor>();
+    std::vector<double> losses, ahead;  // this unit's losses, and the next one's
+    std::future<void> pending;
+    try {
+      std::size_t i = take();
+      if (i < units.size()) {
+        losses.resize(units[i].count);
+        dev.scenario_losses(kernel, units[i].first, units[i].count, losses.data());
+      }
+      while (i < units.size()) {
+        const Unit& u = units[i];
+        // A GPU computes the next unit's losses while the host tallies this one.
+        const std::size_t j = take();
+        if (j < units.size()) {
+          ahead.resize(units[j].count);
+          const auto fetch = [&dev, &kernel, &ahead, &units, j] {
+            dev.scenario_losses(kernel, units[j].first, units[j].count, ahead.data());
+          };
+          if (device.beside_host()) pending = std::async(std::launch::async, fetch);
+          else fetch();
+        }
+        Tally unit = empty;
+        std::uint64_t bad = ~std::uint64_t{0};
+        const auto chunks = static_cast<std::int64_t>(u.last_chunk - u.first_chunk);
+#pragma omp parallel
+        {
+          Tally mine = empty;
+          std::uint64_t my_bad = ~std::uint64_t{0};
+#pragma omp for schedule(dynamic, 1)
+          for (std::int64_t c = 0; c < chunks; ++c) {
+            const std::uint64_t begin = static_cast<std::uint64_t>(c) * chunk_paths;
+            const std::uint64_t end = std::min(u.count, begin + chunk_paths);
+            for (std::uint64_t k = begin; k < end && my_bad == ~std::uint64_t{0}; ++k)
+              if (!std::isfinite(losses[k])) my_bad = u.first + k;
+            work(u.first_chunk + static_cast<std::uint64_t>(c), u.first + begin, &losses[begin], end - begin, mine);
+          }
+#pragma omp critical
+          {
+            unit.add(mine);
+            bad = std::min(bad, my_bad);
+          }
+        }
+        if (bad != ~std::uint64_t{0})
+          throw std::runtime_error(fmt::format("scenario {} on {}: its loss is not finite; check the portfolio", bad,
+                                               device.name()));
+        finish(dev, unit);
+        tallies[d].add(unit);
+        if (pending.valid()) pending.get();
+        std::swap(losses, ahead);
+        i = j;
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!error) error = std::current_exception();
+      failed = true;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t d = 0; d < devices.size(); ++d) threads.emplace_back(run, d);
+  for (auto& t : threads) t.join();
+  if (error) std::rethrow_exception(error);
+  if (mpi::max_over_ranks(stop_requested() ? 1 : 0))
+    throw Stopped(fmt::format("stopped by signal {} (a risk job keeps no checkpoint; run it again)", stop_signal()));
+  Tally total = empty;
+  for (auto& t : tallies) total.add(t);
+  return total;
+}
+
+// Every rank's tally, added on rank 0 (other ranks get `empty`). Collective.
+template <class Tally>
+Tally sum_over_ranks(const Tally& mine, const Tally& empty) {
+  Bytes b;
+  mine.pack(b);
+  Tally total = empty;
+  for (auto& part : mpi::gather(b.s)) {
+    Bytes in{part, 0};
+    Tally t = empty;
+    t.unpack(in);
+    total.add(t);
+  }
+  return total;
+}
+
+// Where a level's kept losses begin and end, and how many lie below.
+struct Window {
+  double lo, hi;
+  std::uint64_t below, count;
+};
+Window window_of(const reduce::Bins& bins, const Histogram& h, const reduce::LevelRanks& r) {
+  const auto a = reduce::locate(h.counts, r.lo), b = reduce::locate(h.counts, r.hi);
+  std::uint64_t count = 0;
+  for (int i = a.bin; i <= b.bin; ++i) count += h.counts[static_cast<std::size_t>(i)];
+  return {bins.low(a.bin), bins.high(b.bin), a.below, count};
+}
+
+}  // namespace
+
+ScenarioRun run_risk_scenario(const io::Job& job, const RunOptions& options, const DeviceList& devices) {
+  return run_risk_job(job, dynamic_cast<const var::VarModel&>(*job.model), options, devices);
+}
+
+ScenarioRun run_risk_job(const io::Job& job, const var::VarModel& model, const RunOptions& options,
+                         const DeviceList& devices, const RiskLimits& limits) {
+  const auto t_start = Clock::now();
+  const io::RunConfig& run = job.run;
+  const var::VarSpec& spec = model.spec();
+  const std::size_t levels = spec.confidence.size(), positions = spec.portfolio.size();
+  const var::RiskKernel kernel = model.risk_kernel(run.precision, run.seed);
+  const std::uint64_t n = run.paths, chunks = (n + run.chunk_paths - 1) / run.chunk_paths;
+  const std::vector<Unit> units = rank_units(run, chunks, mpi::rank(), mpi::size());
+  const std::uint64_t my_first_chunk = units.empty() ? 0 : units.front().first_chunk;
+  std::vector<double> chunk_moments(3 * (units.empty() ? 0 : units.back().last_chunk - my_first_chunk), 0.0);
+  const double setup_s = since(t_start);
+
+  // Pass 1, narrowed until each level's window keeps few enough losses. The first
+  // pass's bins span the delta-gamma-normal loss's likely range.
+  const auto t_sim = Clock::now();
+  const double mean = model.approximate_mean(), sd = std::max(model.approximate_sd(), kernel.unit.unit * 0x1p40);
+  reduce::Bins bins{mean - 10 * sd, mean + 20 * sd, kBins};
+  std::vector<double> plan;  // per level: lo, hi of the kept window
+  std::vector<Window> windows(levels);
+  Histogram first_pass, total;
+  int histogram_passes = 0;
+  for (;;) {
+    Histogram empty;
+    empty.counts.assign(static_cast<std::size_t>(bins.size()), 0);
+    const bool record = histogram_passes == 0;  // chunk moments, once
+    const Histogram mine = over_units(
+        devices, kernel, units, run.chunk_paths, empty,
+        [&](std::uint64_t chunk, std::uint64_t, const double* losses, std::uint64_t count, Histogram& h) {
+          double m[3] = {0, 0, 0};
+          for (std::uint64_t j = 0; j < count; ++j) {
+            const double x = losses[j];
+            ++h.counts[static_cast<std::size_t>(bins.of(x))];
+            h.sum += kernel.unit.to_fixed(x);
+            h.sum_sq += kernel.square_unit.to_fixed(x * x);
+            h.min = std::min(h.min, x), h.max = std::max(h.max, x);
+            m[0] += 1, m[1] += x, m[2] += x * x;
+          }
+          if (record) std::copy_n(m, 3, &chunk_moments[3 * (chunk - my_first_chunk)]);
+        },
+        [](RiskExecutor&, Histogram&) {});
+    ++histogram_passes;
+    std::vector<double> next;  // rank 0's decision: [done, lo, hi] or the windows
+    total = sum_over_ranks(mine, empty);  // collective; the sum is rank 0's
+    if (mpi::master()) {
+      if (histogram_passes == 1) first_pass = total;
+      // Each level takes the narrowest window any pass has given it.
+      int widest = -1;
+      for (std::size_t l = 0; l < levels; ++l) {
+        const Window w = window_of(bins, total, reduce::level_ranks(spec.confidence[l], n));
+        if (histogram_passes == 1 || w.count < windows[l].count) windows[l] = w;
+        const bool settled = windows[l].count <= limits.max_kept;
+        if (!settled && (widest < 0 || windows[l].count > windows[static_cast<std::size_t>(widest)].count))
+          widest = static_cast<int>(l);
+      }
+      if (widest >= 0 && histogram_passes < limits.max_histogram_passes) {
+        const Window& w = windows[static_cast<std::size_t>(widest)];
+        next = {0, std::max(w.lo, total.min), std::min(w.hi, std::nextafter(total.max, INFINITY))};
+      } else {
+        next = {1};
+        for (const Window& w : windows) next.push_back(w.lo), next.push_back(w.hi);
+      }
+    }
+    next = mpi::broadcast(next);
+    if (next[0] == 1) {
+      plan.assign(next.begin() + 1, next.end());
+      break;
+    }
+    bins = reduce::Bins{next[1], next[2], kBins};
+  }
+
+  // Pass 2: the windows' losses, the sums above them, and the positions' shares.
+  Collect empty;
+  empty.size(levels, positions);
+  const Collect mine = over_units(
+      devices, kernel, units, run.chunk_paths, empty,
+      [&](std::uint64_t, std::uint64_t first, const double* losses, std::uint64_t count, Collect& c) {
+        for (std::uint64_t j = 0; j < count; ++j) {
+          const double x = losses[j];
+          std::uint32_t mask = 0;
+          for (std::size_t l = 0; l < levels; ++l) {
+            if (x >= plan[2 * l + 1]) {
+              mask |= 1u << l;
+              if (options.keep_tails) c.above[l].push_back({x, first + j});
+              ++c.tail_count[l];
+              c.tail_sum[l] += kernel.unit.to_fixed(x);
+              c.tail_sum_sq[l] += kernel.square_unit.to_fixed(x * x);
+            } else if (x >= plan[2 * l]) {
+              c.kept[l].push_back({x, first + j});
+            }
+          }
+          if (mask) c.tail.push_back(first + j), c.masks.push_back(mask);
+        }
+      },
+      [&](RiskExecutor& dev, Collect& unit) {
+        // The unit's tail scenarios, each position's loss summed per level.
+        if (!unit.tail.empty())
+          dev.position_sums(kernel, unit.tail, unit.masks, static_cast<int>(levels), unit.positions.data());
+        unit.tail.clear(), unit.masks.clear();
+      });
+  const Collect all = sum_over_ranks(mine, empty);  // collective; the sum is rank 0's
+  double simulate_s = since(t_sim);
+
+  // The figures, and one look at the scenarios at and above each VaR for the
+  // positions' contributions.
+  const auto t_red = Clock::now();
+  const auto chunk_parts = mpi::gather(chunk_moments);
+  ScenarioRun r;
+  r.paths = n;
+  if (!mpi::master()) return r;
+
+  const var::Units fixed{kernel.unit, kernel.square_unit};
+  std::vector<var::LevelFigures> figures;
+  for (std::size_t l = 0; l < levels; ++l)
+    figures.push_back(var::level_figures(spec.confidence[l], n,
+                                         {all.kept[l], windows[l].below, all.tail_count[l],
+                                          {all.tail_sum[l], all.tail_sum_sq[l]}},
+                                         fixed));
+  // One look at the scenarios the shares need, each once with all its bands, in
+  // scenario order: per level, band 3l holds those ranked above the VaR, 3l + 1
+  // those in its 95% band, 3l + 2 the VaR scenario.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> marks;
+  for (std::size_t l = 0; l < levels; ++l) {
+    const var::LevelFigures& f = figures[l];
+    for (std::size_t i = f.at_var + 1; i < f.kept.size(); ++i) marks.emplace_back(f.kept[i].scenario, 1u << (3 * l));
+    for (std::size_t i = f.band_lo; i <= f.band_hi; ++i) marks.emplace_back(f.kept[i].scenario, 1u << (3 * l + 1));
+    marks.emplace_back(f.kept[f.at_var].scenario, 1u << (3 * l + 2));
+  }
+  std::sort(marks.begin(), marks.end());
+  std::vector<std::uint64_t> listed;
+  std::vector<std::uint32_t> masks;
+  for (const auto& [s, mask] : marks) {
+    if (!listed.empty() && listed.back() == s) masks.back() |= mask;
+    else listed.push_back(s), masks.push_back(mask);
+  }
+  std::vector<Fixed> sums(2 * 3 * levels * positions, 0);
+  if (!listed.empty()) devices.front()->executor<RiskExecutor>().position_sums(kernel, listed, masks, static_cast<int>(3 * levels), sums.data());
+  simulate_s += since(t_red);
+
+  // Position k (revaluation order) is config position order[k].
+  const std::vector<int> order = var::revaluation_order(spec);
+  const auto pair_at = [&](const std::vector<Fixed>& v, std::size_t band, std::size_t k) {
+    return var::SumPair{v[2 * band * positions + k], v[(2 * band + 1) * positions + k]};
+  };
+  io::ScenarioResult& scenario = r.scenario;
+  std::vector<double> quantile_rows, contribution_rows;
+  std::vector<reduce::Estimate> contributions;
+  for (std::size_t l = 0; l < levels; ++l) {
+    const var::LevelFigures& f = figures[l];
+    const double a = spec.confidence[l];
+    const std::string name = var::level_name(a);
+    scenario.estimates.push_back(f.var_estimate("var_" + name, n));
+    scenario.estimates.push_back(f.es_estimate("es_" + name, n));
+    quantile_rows.insert(quantile_rows.end(), {a, f.var, f.var_lo, f.var_hi, f.es, f.es_se});
+    std::vector<reduce::Estimate> var_parts(positions), es_parts(positions);
+    for (std::size_t k = 0; k < positions; ++k) {
+      const auto i = static_cast<std::size_t>(order[k]);
+      const var::PositionSums p{pair_at(all.positions, l, k), pair_at(sums, 3 * l, k), pair_at(sums, 3 * l + 1, k),
+                                pair_at(sums, 3 * l + 2, k).sum};
+      var_parts[i] = var::var_share(f, p, fixed, "var_" + name + "." + spec.portfolio[i].name);
+      es_parts[i] = var::es_share(f, n, p, fixed, "es_" + name + "." + spec.portfolio[i].name);
+    }
+    for (std::size_t i = 0; i < positions; ++i)
+      contribution_rows.insert(contribution_rows.end(), {a, static_cast<double>(i), var_parts[i].value, var_parts[i].std_error,
+                                                         es_parts[i].value, es_parts[i].std_error});
+    contributions.insert(contributions.end(), var_parts.begin(), var_parts.end());
+    contributions.insert(contributions.end(), es_parts.begin(), es_parts.end());
+  }
+  // P&L = -loss: its mean and standard deviation from the exact sums of pass 1.
+  const double nd = static_cast<double>(n);
+  const double loss_mean = kernel.unit.to_double(first_pass.sum) / nd;
+  const double loss_var = std::max(0.0, kernel.square_unit.to_double(first_pass.sum_sq) / nd - loss_mean * loss_mean) * nd / std::max(1.0, nd - 1);
+  const double loss_sd = std::sqrt(loss_var);
+  scenario.estimates.push_back(reduce::normal_estimate("pnl_mean", -loss_mean, loss_sd / std::sqrt(nd), n));
+  scenario.estimates.push_back(reduce::normal_estimate("pnl_sd", loss_sd, loss_sd / std::sqrt(2 * nd), n));  // normal-theory error
+  scenario.estimates.insert(scenario.estimates.end(), contributions.begin(), contributions.end());
+  scenario.references = model.references();
+  scenario.diagnostics = model.diagnostics();
+  scenario.diagnostics.emplace_back("histogram_passes", histogram_passes);
+  scenario.diagnostics.emplace_back("portfolio_value", var::portfolio_greeks(spec).value);
+
+  std::vector<double> histogram_rows;
+  const reduce::Bins first_bins{mean - 10 * sd, mean + 20 * sd, kBins};
+  for (int b = 0; b < first_bins.size(); ++b)
+    histogram_rows.insert(histogram_rows.end(), {first_bins.low(b), first_bins.high(b),
+                                                 static_cast<double>(first_pass.counts[static_cast<std::size_t>(b)])});
+  scenario.tables.push_back({"loss_histogram", {"low", "high", "count"}, histogram_rows});
+  scenario.tables.push_back({"quantiles", {"level", "var", "var_ci_low", "var_ci_high", "es", "es_std_error"}, quantile_rows});
+  scenario.tables.push_back({"contributions", {"level", "position", "var", "var_std_error", "es", "es_std_error"}, contribution_rows});
+  // Each level's scenarios ranked above the VaR, by index: what pairs the VaR and
+  // ES of two scenarios.
+  if (options.keep_tails)
+    for (std::size_t l = 0; l < levels; ++l) {
+      const var::LevelFigures& f = figures[l];
+      const std::string name = var::level_name(spec.confidence[l]);
+      reduce::Tail t{"var_" + name, "es_" + name, f.var, n, {}};
+      for (std::size_t i = f.at_var + 1; i < f.kept.size(); ++i) t.above.emplace_back(f.kept[i].scenario, f.kept[i].loss);
+      for (const Kept& k : all.above[l]) t.above.emplace_back(k.scenario, k.loss);
+      std::sort(t.above.begin(), t.above.end());
+      scenario.tails.push_back(std::move(t));
+    }
+  scenario.tally_layout = {"loss.count", "loss.sum", "loss.sum_sq"};
+  for (const auto& part : chunk_parts) scenario.chunk_tallies.insert(scenario.chunk_tallies.end(), part.begin(), part.end());
+  // The P&L's mean and spread on batches of chunks, for paired differences between
+  // scenarios. VaR and ES pair through their tails instead (below); a batch's
+  // quantile would need its own passes.
+  const std::uint64_t B = reduce::batch_count(chunks);
+  for (std::uint64_t b = 0; b < B; ++b) {
+    const auto [first, last] = reduce::batch_rows(b, B, chunks);
+    double m[3] = {0, 0, 0};
+    for (std::uint64_t c = first; c < last; ++c)
+      for (int i = 0; i < 3; ++i) m[i] += scenario.chunk_tallies[3 * c + static_cast<std::size_t>(i)];
+    const double mean = m[1] / m[0], sd = std::sqrt(std::max(0.0, (m[2] - m[1] * mean) / (m[0] - 1)));
+    const auto count = static_cast<std::uint64_t>(m[0]);
+    scenario.batches.add({reduce::normal_estimate("pnl_mean", -mean, NAN, count), reduce::normal_estimate("pnl_sd", sd, NAN, count)});
+  }
+
+  const double reduce_s = since(t_red);
+  r.stage_seconds = {{"setup", setup_s}, {"simulate", simulate_s}, {"reduce", reduce_s}};
+  // Every pass revalues every scenario: paths per second counts scenarios once per pass.
+  r.work = static_cast<double>(n) * (histogram_passes + 1);
+  return r;
+}
+
+}  // namespace mcsim

@@ -1,0 +1,23 @@
+// Runs a portfolio-risk job (type: var): scenario passes for exact quantiles, then
+// VaR, ES, their errors and each position's contributions (job.cpp).
+#pragma once
+#include <cstdint>
+
+#include "app/run/runner.hpp"
+#include "models/var/var_model.hpp"
+
+namespace mcsim {
+
+// How much pass 2 may keep: a level whose bins around its order statistic hold more
+// than max_kept losses gets a narrower histogram pass, up to max_histogram_passes.
+struct RiskLimits {
+  std::uint64_t max_kept = std::uint64_t{1} << 22;
+  int max_histogram_passes = 6;
+};
+
+ScenarioRun run_risk_job(const io::Job& job, const var::VarModel& model, const RunOptions& options,
+                         const DeviceList& devices, const RiskLimits& limits = {});
+// The family's run (app/run/families.cpp): run_risk_job with the default limits.
+ScenarioRun run_risk_scenario(const io::Job& job, const RunOptions& options, const DeviceList& devices);
+
+}  // namespace mcsim

@@ -1,0 +1,153 @@
+#!/bin/sh
+# Runs every example job (configs/*.yaml) and every validation case (validation/*.yaml)
+# with two builds of mcsim and reports each estimate, table or chunk partial whose
+# bits differ between them. A refactor must report none; a change that moves bits on
+# purpose names them.
+#
+#   scripts/compare-bits.sh [options] OLD_BUILD NEW_BUILD
+#     OLD_BUILD, NEW_BUILD   build folders (holding mcsim) or mcsim executables
+#     --paths N              run every example job with run.paths=N (validation cases
+#                            keep their own sizes); default: the jobs as written
+#     --backend B            cpu (default) | cuda | auto
+#     --only REGEX           only the jobs and cases whose name matches (grep -E)
+#     --keep DIR             keep the results files in DIR (default: a temp folder)
+#     --jobs DIR             the job files of an earlier --keep DIR/jobs instead (for a
+#                            machine without Python's yaml module)
+# Exit status: 0 all the same bits, 1 some differ, 2 a run failed or bad usage.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+paths="" backend=cpu only="" keep="" jobs=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --paths) paths=$2; shift 2 ;;
+    --backend) backend=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    --keep) keep=$2; shift 2 ;;
+    --jobs) jobs=$(cd "$2" && pwd); shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -*) echo "compare-bits: unknown option $1" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+[ $# -eq 2 ] || { echo "usage: scripts/compare-bits.sh [options] OLD_BUILD NEW_BUILD" >&2; exit 2; }
+exe() { if [ -d "$1" ]; then echo "$(cd "$1" && pwd)/mcsim"; else echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; fi; }
+old=$(exe "$1") new=$(exe "$2")
+for x in "$old" "$new"; do [ -x "$x" ] || { echo "compare-bits: no mcsim at $x" >&2; exit 2; }; done
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+work=${keep:-$(mktemp -d)}
+mkdir -p "$work/jobs" "$work/old" "$work/new"
+[ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
+
+# One job file per example and per validation case (the case's base with its `set`).
+if [ -n "$jobs" ]; then cp "$jobs"/*.yaml "$work/jobs/"; else
+"$py" - "$top" "$work/jobs" <<'PY'
+import glob, os, shutil, sys, yaml
+top, out = sys.argv[1], sys.argv[2]
+for f in sorted(glob.glob(os.path.join(top, "configs", "*.yaml"))):
+    shutil.copy(f, os.path.join(out, "config-" + os.path.basename(f)))
+def put(doc, key, value):  # as --set does: null removes the key
+    *parents, last = key.split(".")
+    for p in parents:
+        doc = doc.setdefault(p, {})
+    if value is None:
+        doc.pop(last, None)
+    else:
+        doc[last] = value
+for f in sorted(glob.glob(os.path.join(top, "validation", "*.yaml"))):
+    suite = yaml.safe_load(open(f))
+    stem = os.path.splitext(os.path.basename(f))[0]
+    for case in suite["cases"]:
+        job = yaml.safe_load(yaml.safe_dump(suite["base"]))
+        for k, v in (case.get("set") or {}).items():
+            put(job, k, v)
+        with open(os.path.join(out, f"validation-{stem}-{case['name']}.yaml"), "w") as o:
+            yaml.safe_dump(job, o, sort_keys=False)
+PY
+fi
+
+failed=0  # jobs that ran on one build and failed on the other
+for job in "$work"/jobs/*.yaml; do
+  name=$(basename "$job" .yaml)
+  [ -z "$only" ] || echo "$name" | grep -Eq "$only" || continue
+  set -- --backend "$backend" -q --force
+  case "$name" in config-*) [ -z "$paths" ] || set -- "$@" --set "run.paths=$paths" ;; esac
+  ok=""
+  for side in old new; do
+    bin=$old; [ $side = new ] && bin=$new
+    if (cd "$work" && "$bin" run "$job" -o "$work/$side/$name.h5" "$@" >"$work/$side/$name.log" 2>&1); then
+      ok="$ok $side"
+    fi
+  done
+  case "$ok" in
+    " old new") ;;
+    "") echo "FAILED  $name on both builds: $(tail -1 "$work/new/$name.log")" ;;
+    *) echo "FAILED  $name on one build only (ran on:$ok): see $work/old/$name.log and $work/new/$name.log"
+       failed=1 ;;
+  esac
+done
+
+# Every dataset and every attribute under /scenarios, bit for bit (provenance,
+# /timing and diagnostics that are rates, NAME_per_s, are allowed to differ).
+status=0
+"$py" - "$work" "$only" <<'PY' || status=$?
+import glob, os, re, sys
+import h5py, numpy as np
+work, only = sys.argv[1], sys.argv[2]
+def same(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    return a.tobytes() == b.tobytes()
+def walk(g, prefix, out):
+    for k, v in g.attrs.items():
+        out[f"{prefix}@{k}"] = v
+    for k in g:
+        item = g[k]
+        if isinstance(item, h5py.Group):
+            walk(item, f"{prefix}/{k}", out)
+        elif k == "diagnostics":
+            for row in item[()]:
+                name = row["name"].decode() if isinstance(row["name"], bytes) else row["name"]
+                if not name.endswith("_per_s"):
+                    out[f"{prefix}/{k}/{name}"] = row["value"]
+        else:
+            out[f"{prefix}/{k}"] = item[()]
+def estimates(f):
+    rows = {}
+    for s in f["scenarios"]:
+        est = f["scenarios"][s].get("estimates")
+        if est is None:
+            continue
+        for r in est[()]:
+            rows[(s, r["name"].decode() if isinstance(r["name"], bytes) else r["name"])] = r
+    return rows
+differ = compared = 0
+for old in sorted(glob.glob(os.path.join(work, "old", "*.h5"))):
+    name = os.path.basename(old)[:-3]
+    new = os.path.join(work, "new", name + ".h5")
+    if not os.path.exists(new):
+        continue
+    compared += 1
+    with h5py.File(old, "r") as a, h5py.File(new, "r") as b:
+        x, y = {}, {}
+        walk(a["scenarios"], "/scenarios", x)
+        walk(b["scenarios"], "/scenarios", y)
+        bad = sorted(k for k in set(x) | set(y) if k not in x or k not in y or not same(x[k], y[k]))
+        if not bad:
+            continue
+        differ += 1
+        print(f"DIFFER  {name}")
+        ea, eb = estimates(a), estimates(b)
+        for key in sorted(set(ea) | set(eb)):
+            ra, rb = ea.get(key), eb.get(key)
+            if ra is None or rb is None or not same(ra, rb):
+                fmt = lambda r: "missing" if r is None else f"{r['value']!r} +- {r['std_error']!r}"
+                print(f"  estimate {key[0]}/{key[1]}: {fmt(ra)} -> {fmt(rb)}")
+        for k in bad:
+            print(f"  {k}{'' if k in x else ' (new only)'}{'' if k in y else ' (old only)'}")
+print(f"compare-bits: {compared} jobs compared, {compared - differ} the same bits, {differ} differ")
+sys.exit(1 if differ else 0)
+PY
+[ $failed -eq 0 ] || exit 2
+exit $status
