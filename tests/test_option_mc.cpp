@@ -103,6 +103,24 @@ TEST_CASE("pathwise, likelihood-ratio and bumped Greeks agree with their closed 
     }
 }
 
+TEST_CASE("bumped Greeks rerun on the job's devices and count in its time", "[option][greeks]") {
+  // Theta is one rerun a day later (delta is pathwise): the one CPU device runs the
+  // paths twice, and the rerun's seconds are a stage of their own inside the wall.
+  const auto r = run_cpu(option_job("european", "call", "  greeks: [delta, theta]\n"));
+  REQUIRE(r.device_times.size() == 1);
+  CHECK(r.device_times.front().paths == 2 * r.paths);
+  double stages = 0, greeks = -1;
+  for (const auto& [stage, s] : r.stage_seconds) {
+    stages += s;
+    if (stage == "greeks") greeks = s;
+  }
+  CHECK(greeks >= 0);
+  CHECK(r.wall_s >= stages);
+  const auto plain = run_cpu(option_job("european", "call", "  greeks: [delta]\n"));
+  CHECK(plain.device_times.front().paths == plain.paths);
+  for (const auto& [stage, s] : plain.stage_seconds) CHECK(stage != "greeks");
+}
+
 TEST_CASE("the Longstaff-Schwartz rule is fitted on its own streams and exercises sensibly", "[option][american]") {
   const option::LsmInput put{36, 40, 0.06, 0.0, 0.2, 1.0, false, 50, 1 << 15, 7};
   const auto a = option::fit_exercise_rule(put), b = option::fit_exercise_rule(put);
