@@ -17,6 +17,7 @@
 
 #include "app/run/runner.hpp"
 #include "io/checkpoint.hpp"
+#include "reduce/partial.hpp"
 #include "reduce/mpi.hpp"
 
 using namespace mcsim;
@@ -60,13 +61,18 @@ int main(int argc, char** argv) {
     const auto t0 = Clock::now();
     io::write_results(file, r, true);
     const double w = since(t0);
-    io::Checkpoint c;  // a checkpoint of every chunk: the most one rank ever writes
-    c.chunks = c.width = 0;
-    const auto& tallies = r.scenarios.front().chunk_tallies;
-    c.width = r.scenarios.front().tally_layout.size();
-    for (std::uint64_t k = 0; k < tallies.size() / c.width; ++k) c.done.push_back(k);
-    c.partials = tallies;
+    // A checkpoint of every chunk, packed as an option run packs it: the most one
+    // rank ever writes.
     const auto t1 = Clock::now();
+    io::Checkpoint c;
+    const auto& tallies = r.scenarios.front().chunk_tallies;
+    const std::uint64_t width = r.scenarios.front().tally_layout.size();
+    for (std::uint64_t k = 0; k < tallies.size() / width; ++k) c.done.push_back(k);
+    c.chunks = c.done.size();
+    c.layout = "option.chunks";
+    reduce::Packer out({"option.chunks", 1});
+    out.put(width), out.put(c.done), out.put(tallies);
+    c.partial = out.take();
     io::write_checkpoint(file + ".ckpt", c);
     const double ck = since(t1);
     if (i == 0) continue;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "io/hdf5.hpp"
+#include "reduce/partial.hpp"
 
 namespace mcsim::io {
 
@@ -46,12 +47,13 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
     h5::write_attr(f, "format", std::string("mcsim-checkpoint"));
     h5::write_attr(f, "mcsim_version", c.mcsim_version);
     h5::write_attr(f, "fingerprint", c.fingerprint);
+    h5::write_attr(f, "format_version", kCheckpointVersion);
     h5::write_attr(f, "chunks", c.chunks);
-    h5::write_attr(f, "width", c.width);
-    // Chunk indices as doubles: exact below 2^53 chunks.
+    // Unit indices as doubles: exact below 2^53 units.
     h5::write_dataset(f, "done", std::vector<double>(c.done.begin(), c.done.end()), c.done.size(), 0);
-    h5::write_dataset(f, "partials", c.partials, c.done.size(), c.width);
-    if (!c.state.empty()) h5::write_dataset(f, "state", c.state, c.state.size(), 0);
+    h5::write_bytes(f, "partial", c.partial);
+    h5::write_attr(f, "layout", c.layout);
+    h5::write_attr(f, "partial_checksum", reduce::checksum(c.partial));
   });
 }
 
@@ -61,14 +63,16 @@ Checkpoint read_checkpoint(const std::string& path) {
   if (h5::read_attr_string(f, "format") != "mcsim-checkpoint")
     throw std::runtime_error("'" + path + "' is not an mcsim checkpoint");
   c.mcsim_version = h5::read_attr_string(f, "mcsim_version");
+  if (!h5::exists_attr(f, "format_version") || h5::read_attr_uint(f, "format_version") != kCheckpointVersion)
+    throw std::runtime_error("checkpoint '" + path + "' was written by mcsim " + c.mcsim_version +
+                             " in another format; it cannot be resumed");
   c.fingerprint = h5::read_attr_string(f, "fingerprint");
   c.chunks = h5::read_attr_uint(f, "chunks");
-  c.width = h5::read_attr_uint(f, "width");
   for (double d : h5::read_dataset(f, "done", nullptr, nullptr)) c.done.push_back(static_cast<std::uint64_t>(d));
-  c.partials = h5::read_dataset(f, "partials", nullptr, nullptr);
-  if (h5::exists(f, "state")) c.state = h5::read_dataset(f, "state", nullptr, nullptr);
-  if (c.partials.size() != c.done.size() * c.width)
-    throw std::runtime_error("'" + path + "' is damaged: partials do not match its chunk list");
+  c.layout = h5::read_attr_string(f, "layout");
+  c.partial = h5::read_bytes(f, "partial");
+  if (reduce::checksum(c.partial) != h5::read_attr_uint(f, "partial_checksum"))
+    throw std::runtime_error("checkpoint '" + path + "' is damaged: its partial fails its checksum");
   return c;
 }
 
@@ -76,13 +80,6 @@ void remove_checkpoints(const std::string& results_path) {
   for (const auto& p : find_checkpoints(results_path)) fs::remove(p);
 }
 
-std::string fingerprint(const std::string& text) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char ch : text) {
-    h ^= ch;
-    h *= 0x100000001b3ULL;
-  }
-  return fmt::format("{:016x}", h);
-}
+std::string fingerprint(const std::string& text) { return fmt::format("{:016x}", reduce::checksum(text)); }
 
 }  // namespace mcsim::io

@@ -1,9 +1,10 @@
-// Checkpoints: the finished chunks of a run and their partial tallies. Each rank
-// writes its own file (rank 0: RESULTS.ckpt.h5, rank r: RESULTS.ckpt.rR.h5; RESULTS
-// without its .h5), to a temporary name and then renamed, so a file on disk is
-// always whole. A chunk's partial depends on the chunk alone, so any set of these
-// files from runs of the same job may be merged on --resume, whatever their rank
-// count was.
+// Checkpoints: the finished units of a run (chunks, generations, scenario units)
+// and the partial that holds their tallies (reduce/partial.hpp), with its
+// checksum. Each rank writes its own file (rank 0: RESULTS.ckpt.h5, rank r:
+// RESULTS.ckpt.rR.h5; RESULTS without its .h5), to a temporary name and then
+// renamed, so a file on disk is always whole. A unit's partial depends on the unit
+// alone, so any set of these files from runs of the same job may be merged on
+// --resume, whatever their rank count was.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -11,13 +12,16 @@
 
 namespace mcsim::io {
 
+// Version 2: the partial as packed bytes with a checksum (version 1 held doubles).
+constexpr std::uint64_t kCheckpointVersion = 2;
+
 struct Checkpoint {
   std::string mcsim_version;
-  std::string fingerprint;  // of the job as run: config text, backend, precision
-  std::uint64_t chunks = 0, width = 0;
-  std::vector<std::uint64_t> done;  // chunk indices
-  std::vector<double> partials;     // done.size() x width, in the order of `done`
-  std::vector<double> state;        // what else a resume needs (an eigenvalue run's next sites); may be empty
+  std::string fingerprint;          // of the job as run: config text, backend, precision
+  std::uint64_t chunks = 0;         // the job's units
+  std::vector<std::uint64_t> done;  // the units finished
+  std::string layout;               // the partial's layout name (reduce::PartialLayout)
+  std::string partial;              // packed: the finished units' tallies and what else a resume needs
 };
 
 // A results path without its .h5, which checkpoint names start from.
@@ -26,10 +30,11 @@ std::string checkpoint_path(const std::string& results_path, int rank);
 // Every checkpoint file of this results path now on disk.
 std::vector<std::string> find_checkpoints(const std::string& results_path);
 void write_checkpoint(const std::string& path, const Checkpoint& c);
+// Refuses a file that is not a checkpoint or whose partial fails its checksum.
 Checkpoint read_checkpoint(const std::string& path);
 void remove_checkpoints(const std::string& results_path);
 
-// A short, stable hash of a job's identity (FNV-1a, 64 bits, as hex).
+// A short, stable hash of a job's identity (reduce::checksum, as hex).
 std::string fingerprint(const std::string& text);
 
 }  // namespace mcsim::io

@@ -85,6 +85,8 @@ bool exists(hid_t parent, const std::string& name) {
   return H5Lexists(parent, name.c_str(), H5P_DEFAULT) > 0;
 }
 
+bool exists_attr(hid_t loc, const std::string& name) { return H5Aexists(loc, name.c_str()) > 0; }
+
 std::vector<std::string> children(hid_t group) {
   std::vector<std::string> out;
   H5Literate(
@@ -214,6 +216,25 @@ std::vector<double> read_dataset(hid_t group, const std::string& name, std::size
   if (cols) *cols = rank == 2 ? dims[1] : 0;
   std::vector<double> out(dims[0] * (rank == 2 ? dims[1] : 1));
   if (!out.empty()) checked(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), "read dataset", name);
+  return out;
+}
+
+void write_bytes(hid_t group, const std::string& name, const std::string& bytes) {
+  const hsize_t dims[1] = {bytes.size()};
+  Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose, "make a dataspace");
+  Handle d(H5Dcreate2(group, name.c_str(), H5T_NATIVE_UCHAR, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose,
+           "create dataset '" + name + "'");
+  if (!bytes.empty()) checked(H5Dwrite(d, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data()), "write dataset", name);
+}
+
+std::string read_bytes(hid_t group, const std::string& name) {
+  Handle d(H5Dopen2(group, name.c_str(), H5P_DEFAULT), H5Dclose, "open dataset '" + name + "'");
+  Handle space(H5Dget_space(d), H5Sclose, "read space of '" + name + "'");
+  hsize_t dims[1] = {0};
+  if (H5Sget_simple_extent_ndims(space) != 1) throw std::runtime_error("HDF5: dataset '" + name + "' is not 1-D");
+  H5Sget_simple_extent_dims(space, dims, nullptr);
+  std::string out(dims[0], '\0');
+  if (!out.empty()) checked(H5Dread(d, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), "read dataset", name);
   return out;
 }
 

@@ -36,6 +36,7 @@ Handle open_file(const std::string& path);
 Handle create_group(hid_t parent, const std::string& name);
 Handle open_group(hid_t parent, const std::string& name);
 bool exists(hid_t parent, const std::string& name);
+bool exists_attr(hid_t loc, const std::string& name);
 std::vector<std::string> children(hid_t group);
 
 void write_attr(hid_t loc, const std::string& name, const std::string& value);
@@ -55,6 +56,10 @@ void write_dataset(hid_t group, const std::string& name, const std::vector<doubl
                    std::size_t rows, std::size_t cols);
 std::vector<double> read_dataset(hid_t group, const std::string& name, std::size_t* rows,
                                  std::size_t* cols);
+
+// Bytes as a 1-D dataset of unsigned chars (a packed partial).
+void write_bytes(hid_t group, const std::string& name, const std::string& bytes);
+std::string read_bytes(hid_t group, const std::string& name);
 
 // Fixed-length strings of this many bytes in compound tables.
 constexpr std::size_t kNameBytes = 64;

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <hdf5.h>
+
 #include "io/checkpoint.hpp"
 #include "io/results.hpp"
 #include "run_exe.hpp"
@@ -174,4 +176,55 @@ TEST_CASE("a transport run stopped by SIGTERM resumes to the bits of an unstoppe
     CHECK(same_results(out, reference_run(dir, job)));
     fs::remove_all(dir);
   }
+}
+
+TEST_CASE("a risk run stopped by SIGTERM resumes to the bits of an unstopped run", "[checkpoint][var]") {
+  // A stock and a put on one asset, long enough to stop inside its first pass.
+  const fs::path dir = scratch("ckpt-risk");
+  const fs::path job = dir / "job.yaml";
+  std::ofstream(job) << "run: { name: r, paths: 8_000_000, seed: 5, chunk_paths: 16384, checkpoint_s: 0.1 }\n"
+                        "model:\n  type: var\n  horizon_days: 10\n  confidence: [0.95, 0.99]\n  rate: 0.03\n"
+                        "  factors: { distribution: normal, assets: [{ name: A, spot: 100, volatility: 0.3 }] }\n"
+                        "  portfolio:\n    - { type: stock, asset: A, quantity: 1000 }\n"
+                        "    - { type: option, option: put, asset: A, strike: 95, maturity: 0.25, quantity: 1000 }\n";
+  const std::string out = (dir / "stopped.h5").string(), ckpt = mcsim::io::checkpoint_path(out, 0);
+  const pid_t pid = start_until_checkpoint(dir, job, out);
+  ::kill(pid, SIGTERM);
+  CHECK(wait_for(pid) == 3);
+  CHECK_FALSE(fs::exists(out));
+  CHECK(mcsim::io::read_checkpoint(ckpt).layout == "risk.passes");
+  const auto r = run("run " + job.string() + " --backend cpu -q --resume -o " + out);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_FALSE(fs::exists(ckpt));
+  const std::string ref = reference_run(dir, job);
+  CHECK(same_results(out, ref));
+  // The resumed run revalued fewer scenarios than a whole run: it reused the units.
+  CHECK(mcsim::io::read_results(out).device_times.front().paths < mcsim::io::read_results(ref).device_times.front().paths);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a checkpoint whose partial was damaged is refused, naming the file", "[checkpoint]") {
+  const fs::path dir = scratch("ckpt-damaged");
+  const fs::path job = write_job(dir);
+  const std::string out = (dir / "r.h5").string(), ckpt = mcsim::io::checkpoint_path(out, 0);
+  const pid_t pid = start_until_checkpoint(dir, job, out);
+  ::kill(pid, SIGTERM);
+  REQUIRE(wait_for(pid) == 3);
+  {  // one bit of the packed partial flipped behind the checksum's back
+    std::string bytes = mcsim::io::read_checkpoint(ckpt).partial;
+    bytes[bytes.size() / 2] ^= 1;
+    const hid_t f = H5Fopen(ckpt.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    REQUIRE(f >= 0);
+    const hid_t d = H5Dopen2(f, "partial", H5P_DEFAULT);
+    REQUIRE(d >= 0);
+    CHECK(H5Dwrite(d, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data()) >= 0);
+    H5Dclose(d);
+    H5Fclose(f);
+  }
+  const auto r = run("run " + job.string() + " --backend cpu -q --resume -o " + out);
+  CHECK(r.status == 1);
+  CHECK(r.output.find("damaged") != std::string::npos);
+  CHECK(r.output.find(ckpt) != std::string::npos);
+  fs::remove_all(dir);
 }

@@ -92,13 +92,13 @@ TEST_CASE("a target error stops at the same point on one and three ranks", "[mpi
   fs::remove_all(dir);
 }
 
-TEST_CASE("a run stopped on two ranks resumes on three with the bits of an unstopped run", "[mpi][checkpoint]") {
-  const fs::path dir = scratch("mpi-resume");
+namespace {
+// Starts the job on two ranks, stops it by SIGTERM once rank 1 has a checkpoint,
+// resumes it on three and compares the bits with one rank's unstopped run.
+void stop_on_two_resume_on_three(const std::string& name, const std::string& text) {
+  const fs::path dir = scratch(name);
   const fs::path job = dir / "long.yaml";
-  std::ofstream(job) << "run: { name: long, paths: 240_000_000, seed: 3, precision: double, checkpoint_s: 0.2 }\n"
-                        "model:\n  type: option\n"
-                        "  process: { type: gbm, spot: 100, rate: 0.05, volatility: 0.2 }\n"
-                        "  instrument: { type: european, option: call, strike: 100, maturity: 1 }\n";
+  std::ofstream(job) << text;
   const std::string out = (dir / "r.h5").string(), ref = (dir / "ref.h5").string();
   // mpirun forwards SIGTERM to its ranks; start it through a shell to signal it.
   const std::string pidfile = (dir / "pid").string();
@@ -129,6 +129,25 @@ TEST_CASE("a run stopped on two ranks resumes on three with the bits of an unsto
   REQUIRE(run("run " + job.string() + " --backend cpu -q -o " + ref, mpirun(1)).status == 0);
   CHECK(same_results(out, ref));
   fs::remove_all(dir);
+}
+}  // namespace
+
+TEST_CASE("a run stopped on two ranks resumes on three with the bits of an unstopped run", "[mpi][checkpoint]") {
+  stop_on_two_resume_on_three("mpi-resume",
+                              "run: { name: long, paths: 240_000_000, seed: 3, precision: double, checkpoint_s: 0.2 }\n"
+                              "model:\n  type: option\n"
+                              "  process: { type: gbm, spot: 100, rate: 0.05, volatility: 0.2 }\n"
+                              "  instrument: { type: european, option: call, strike: 100, maturity: 1 }\n");
+}
+
+TEST_CASE("a risk run stopped on two ranks resumes on three with the bits of an unstopped run", "[mpi][checkpoint][var]") {
+  // Each rank's file holds the units it finished; rank 0's also the passes' state.
+  stop_on_two_resume_on_three("mpi-resume-risk",
+                              "run: { name: r, paths: 16_000_000, seed: 5, chunk_paths: 16384, checkpoint_s: 0.1 }\n"
+                              "model:\n  type: var\n  horizon_days: 10\n  confidence: [0.95, 0.99]\n  rate: 0.03\n"
+                              "  factors: { distribution: normal, assets: [{ name: A, spot: 100, volatility: 0.3 }] }\n"
+                              "  portfolio:\n    - { type: stock, asset: A, quantity: 1000 }\n"
+                              "    - { type: option, option: put, asset: A, strike: 95, maturity: 0.25, quantity: 1000 }\n");
 }
 
 TEST_CASE("a failing rank stops every rank with a message naming rank and chunk", "[mpi][fault]") {

@@ -6,10 +6,10 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
-#include <sstream>
 #include <stdexcept>
 
 #include "app/run/families.hpp"
+#include "app/run/signals.hpp"
 #include "app/version.hpp"
 #include "io/checkpoint.hpp"
 #include "reduce/mpi.hpp"
@@ -57,24 +57,29 @@ void add_stage(std::vector<std::pair<std::string, double>>& stages, const std::s
   stages.emplace_back(name, s);
 }
 
-// Per-device timings travel to rank 0 as text lines: rank, seconds, kernel ms, paths, name.
-std::string encode_timings(const DeviceList& devices) {
-  std::string s;
+// Each rank's device times travel to rank 0 as a partial: per device its name,
+// seconds, kernel milliseconds and paths.
+constexpr reduce::PartialLayout kDeviceTimesLayout{"run.device_times", 1};
+std::string pack_timings(const DeviceList& devices) {
+  reduce::Packer out(kDeviceTimesLayout);
+  out.put(static_cast<std::uint64_t>(devices.size()));
   for (const Device* d : devices) {
     const DeviceTiming t = d->timing();
-    s += fmt::format("{} {:.17g} {:.17g} {} {}\n", mpi::rank(), t.seconds, t.kernel_ms, t.paths, t.device);
+    out.put(t.device), out.put(t.seconds), out.put(t.kernel_ms), out.put(t.paths);
   }
-  return s;
+  return out.take();
 }
-void decode_timings(const std::string& text, std::vector<io::DeviceTime>* out) {
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream l(line);
+void unpack_timings(const std::string& bytes, int rank, std::vector<io::DeviceTime>* out) {
+  reduce::Unpacker in(bytes, kDeviceTimesLayout, fmt::format("rank {}", rank));
+  std::uint64_t n = 0;
+  in.get(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
     io::DeviceTime d;
-    l >> d.rank >> d.seconds >> d.kernel_ms >> d.paths;
-    std::getline(l >> std::ws, d.device);
-    out->push_back(d);
+    d.rank = rank;
+    in.get(d.device), in.get(d.seconds), in.get(d.kernel_ms), in.get(d.paths);
+    out->push_back(std::move(d));
   }
+  in.finish();
 }
 
 // The provenance of a results file: version, time, command line, config, backend,
@@ -94,8 +99,8 @@ void results_header(const io::Job& job, const RunOptions& options, const std::st
 
 }  // namespace
 
-std::vector<io::Checkpoint> resume_checkpoints(const RunOptions& opt, const std::string& fingerprint,
-                                               std::uint64_t chunks, std::size_t width) {
+std::vector<std::pair<std::string, io::Checkpoint>> resume_checkpoints(const RunOptions& opt, const std::string& fingerprint,
+                                                                       std::uint64_t units, reduce::PartialLayout layout) {
   if (opt.checkpoint_for.empty()) return {};
   const auto files = io::find_checkpoints(opt.checkpoint_for);
   if (files.empty()) {
@@ -109,18 +114,29 @@ std::vector<io::Checkpoint> resume_checkpoints(const RunOptions& opt, const std:
     if (mpi::master()) io::remove_checkpoints(opt.checkpoint_for);
     return {};
   }
-  std::vector<io::Checkpoint> out;
+  std::vector<std::pair<std::string, io::Checkpoint>> out;
   for (const auto& f : files) {
     io::Checkpoint c = io::read_checkpoint(f);
     if (c.mcsim_version != kVersion)
       throw std::runtime_error("checkpoint '" + f + "' was written by mcsim " + c.mcsim_version + ", this is " +
                                kVersion + "; it cannot be resumed");
-    if (c.fingerprint != fingerprint || c.chunks != chunks || c.width != width)
+    if (c.fingerprint != fingerprint || c.chunks != units || c.layout != layout.name)
       throw std::runtime_error("checkpoint '" + f + "' belongs to a different job (config, backend or "
                                "precision changed); resume with the job as it was, or --force to start over");
-    out.push_back(std::move(c));
+    out.emplace_back(f, std::move(c));
   }
   return out;
+}
+
+void write_rank_checkpoint(const RunOptions& opt, const std::string& fingerprint, std::uint64_t units,
+                           std::vector<std::uint64_t> done, reduce::PartialLayout layout, std::string partial) {
+  io::write_checkpoint(io::checkpoint_path(opt.checkpoint_for, mpi::rank()),
+                       {kVersion, fingerprint, units, std::move(done), layout.name, std::move(partial)});
+}
+
+Stopped stopped_by_signal(bool checkpoint_written) {
+  return Stopped(fmt::format("stopped by signal {}{}", stop_signal(),
+                             checkpoint_written ? "; checkpoint written" : " (no checkpoint: none asked for)"));
 }
 
 std::string backend_name(const DeviceList& devices) { return to_string(devices.front()->kind()); }
@@ -207,10 +223,10 @@ io::Results run_job(const io::Job& job, const RunOptions& options, const DeviceL
     r.scenarios.push_back(std::move(run.scenario));
   }
   // Rank 0 takes every device's time.
-  const auto timing_text = mpi::gather(encode_timings(devices));
+  const auto timings = mpi::gather(pack_timings(devices));
   if (!mpi::master()) return r;
   results_header(job, options, backend_name(devices), &r);
-  for (const auto& text : timing_text) decode_timings(text, &r.device_times);
+  for (std::size_t rank = 0; rank < timings.size(); ++rank) unpack_timings(timings[rank], static_cast<int>(rank), &r.device_times);
   for (const auto& d : r.device_times) r.devices.push_back(d.device);
   r.paths_cap = job.run.paths;
   r.target_rel_error = job.run.target_rel_error;

@@ -14,6 +14,7 @@
 #include "io/checkpoint.hpp"
 #include "io/config.hpp"
 #include "io/results.hpp"
+#include "reduce/partial.hpp"
 
 namespace mcsim {
 
@@ -36,6 +37,10 @@ struct RunOptions {
 struct Stopped : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// What a stop signal raises once every rank has stopped, saying whether a
+// checkpoint was written.
+Stopped stopped_by_signal(bool checkpoint_written);
 
 // What one scenario's run of a family gives the runner (the scenario whole on rank
 // 0 only).
@@ -71,10 +76,14 @@ void remove_job_checkpoints(const std::string& results_path, const io::Job& job)
 std::string now_iso8601();
 
 // The checkpoints a run starts from: with --resume every checkpoint file of its
-// results path, checked against the job (fingerprint, chunk count, width); without
-// it none, after refusing to start over an unfinished run unless told to discard it.
-std::vector<io::Checkpoint> resume_checkpoints(const RunOptions& opt, const std::string& fingerprint,
-                                               std::uint64_t chunks, std::size_t width);
+// results path, checked against the job (fingerprint, unit count, the partial's
+// layout); without it none, after refusing to start over an unfinished run unless
+// told to discard it. Each comes with the file it was read from.
+std::vector<std::pair<std::string, io::Checkpoint>> resume_checkpoints(const RunOptions& opt, const std::string& fingerprint,
+                                                                       std::uint64_t units, reduce::PartialLayout layout);
+// Writes this rank's checkpoint: its finished units and the partial holding them.
+void write_rank_checkpoint(const RunOptions& opt, const std::string& fingerprint, std::uint64_t units,
+                           std::vector<std::uint64_t> done, reduce::PartialLayout layout, std::string partial);
 // What a checkpoint must match: the job as run and the kind of device it ran on.
 std::string job_fingerprint(const io::Job& job, const DeviceList& devices);
 

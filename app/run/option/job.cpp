@@ -14,7 +14,6 @@
 #include "app/run/option/greeks.hpp"
 #include "app/run/signals.hpp"
 #include "app/run/option/workers.hpp"
-#include "app/version.hpp"
 #include "reduce/mpi.hpp"
 #include "reduce/tree.hpp"
 
@@ -60,51 +59,85 @@ bool target_met(const std::vector<reduce::Estimate>& est, const io::RunConfig& r
   return true;
 }
 
-// Node values go to rank 0 as [level, index, values...] records.
-std::vector<double> pack(const std::vector<reduce::NodeValue>& nodes) {
-  std::vector<double> out;
+// Rank 0 gets each rank's maximal complete subtrees of the fixed tree: their nodes
+// and values.
+constexpr reduce::PartialLayout kSubtreesLayout{"option.subtrees", 1};
+std::string pack_subtrees(const std::vector<reduce::NodeValue>& nodes, std::size_t width) {
+  std::vector<std::int32_t> levels;
+  std::vector<std::uint64_t> indices;
+  std::vector<double> values;
   for (const auto& nv : nodes) {
-    out.push_back(nv.node.level);
-    out.push_back(static_cast<double>(nv.node.index));  // exact below 2^53
-    out.insert(out.end(), nv.value.begin(), nv.value.end());
+    levels.push_back(nv.node.level), indices.push_back(nv.node.index);
+    values.insert(values.end(), nv.value.begin(), nv.value.end());
   }
-  return out;
+  reduce::Packer out(kSubtreesLayout);
+  out.put(static_cast<std::uint64_t>(width)), out.put(levels), out.put(indices), out.put(values);
+  return out.take();
 }
-void unpack(const std::vector<double>& in, std::size_t width, std::vector<reduce::NodeValue>* out) {
-  for (std::size_t at = 0; at + 2 + width <= in.size(); at += 2 + width)
-    out->push_back({{static_cast<int>(in[at]), static_cast<std::uint64_t>(in[at + 1])},
-                    reduce::Tally(in.begin() + static_cast<std::ptrdiff_t>(at + 2),
-                                  in.begin() + static_cast<std::ptrdiff_t>(at + 2 + width))});
+void unpack_subtrees(const std::string& bytes, std::size_t width, const std::string& where,
+                     std::vector<reduce::NodeValue>* out) {
+  reduce::Unpacker in(bytes, kSubtreesLayout, where);
+  std::uint64_t w = 0;
+  std::vector<std::int32_t> levels;
+  std::vector<std::uint64_t> indices;
+  std::vector<double> values;
+  in.get(w), in.get(levels), in.get(indices), in.get(values), in.finish();
+  if (w != width || indices.size() != levels.size() || values.size() != levels.size() * width)
+    throw std::runtime_error("the partial from " + where + " does not match this job's tally");
+  for (std::size_t i = 0; i < levels.size(); ++i)
+    out->push_back({{levels[i], indices[i]},
+                    reduce::Tally(values.begin() + static_cast<std::ptrdiff_t>(i * width),
+                                  values.begin() + static_cast<std::ptrdiff_t>((i + 1) * width))});
+}
+
+// Finished chunks and their partials, for checkpoints and for rank 0's chunk table:
+// the tally width, the chunk indices, their partials in that order.
+constexpr reduce::PartialLayout kChunksLayout{"option.chunks", 1};
+std::string pack_chunks(const ChunkStore& store, const std::vector<ChunkSpan>& spans, std::vector<std::uint64_t>* done) {
+  std::vector<double> partials;
+  for (const ChunkSpan& s : spans) store.snapshot(s.first, s.last, done, &partials);
+  reduce::Packer out(kChunksLayout);
+  out.put(static_cast<std::uint64_t>(store.width())), out.put(*done), out.put(partials);
+  return out.take();
+}
+void unpack_chunks(const std::string& bytes, const std::string& where, ChunkStore& store) {
+  reduce::Unpacker in(bytes, kChunksLayout, where);
+  std::uint64_t width = 0;
+  std::vector<std::uint64_t> chunks;
+  std::vector<double> partials;
+  in.get(width), in.get(chunks), in.get(partials), in.finish();
+  if (width != store.width() || partials.size() != chunks.size() * width)
+    throw std::runtime_error("the partial from " + where + " does not match this job's tally");
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    if (chunks[i] >= store.chunks()) throw std::runtime_error("the partial from " + where + " has a chunk past the job's");
+    store.put(chunks[i], &partials[i * width]);
+  }
 }
 
 class CheckpointFiles {
  public:
-  CheckpointFiles(const RunOptions& opt, std::string fp, std::uint64_t chunks, std::size_t width)
-      : for_(opt.checkpoint_for), fp_(std::move(fp)), chunks_(chunks), width_(width) {}
-  bool enabled() const { return !for_.empty(); }
+  CheckpointFiles(const RunOptions& opt, std::string fp, std::uint64_t chunks)
+      : opt_(opt), fp_(std::move(fp)), chunks_(chunks) {}
+  bool enabled() const { return !opt_.checkpoint_for.empty(); }
 
   // Loads every checkpoint of this results path into the store (--resume).
-  void load(const RunOptions& opt, ChunkStore& store) const {
+  void load(ChunkStore& store) const {
     if (!enabled()) return;
-    for (const io::Checkpoint& c : resume_checkpoints(opt, fp_, chunks_, width_))
-      for (std::size_t i = 0; i < c.done.size(); ++i) store.put(c.done[i], &c.partials[i * width_]);
+    for (const auto& [file, c] : resume_checkpoints(opt_, fp_, chunks_, kChunksLayout))
+      unpack_chunks(c.partial, "checkpoint '" + file + "'", store);
   }
   // Writes this rank's finished chunks.
   void save(const ChunkStore& store, const std::vector<ChunkSpan>& mine) const {
     if (!enabled()) return;
-    io::Checkpoint c;
-    c.mcsim_version = kVersion;
-    c.fingerprint = fp_;
-    c.chunks = chunks_;
-    c.width = width_;
-    for (const ChunkSpan& s : mine) store.snapshot(s.first, s.last, &c.done, &c.partials);
-    io::write_checkpoint(io::checkpoint_path(for_, mpi::rank()), c);
+    std::vector<std::uint64_t> done;
+    std::string partial = pack_chunks(store, mine, &done);
+    write_rank_checkpoint(opt_, fp_, chunks_, std::move(done), kChunksLayout, std::move(partial));
   }
 
  private:
-  std::string for_, fp_;
+  const RunOptions& opt_;
+  std::string fp_;
   std::uint64_t chunks_;
-  std::size_t width_;
 };
 
 ScenarioRun simulate_option(const io::Job& job, const RunOptions& options, const DeviceList& devices) {
@@ -118,8 +151,8 @@ ScenarioRun simulate_option(const io::Job& job, const RunOptions& options, const
   const bool has_target = run.target_rel_error > 0 || run.target_abs_error > 0;
 
   ChunkStore store(chunks, width);
-  const CheckpointFiles ckpt(options, job_fingerprint(job, devices), chunks, width);
-  ckpt.load(options, store);
+  const CheckpointFiles ckpt(options, job_fingerprint(job, devices), chunks);
+  ckpt.load(store);
   const double setup_s = since(t_start);
 
   double simulate_s = 0, reduce_s = 0;
@@ -161,17 +194,16 @@ ScenarioRun simulate_option(const io::Job& job, const RunOptions& options, const
       simulate_s += since(t_sim);
       if (mpi::max_over_ranks(finished ? 0 : 1)) {
         ckpt.save(store, owned);
-        throw Stopped(fmt::format("stopped by signal {}{}", stop_signal(),
-                                  ckpt.enabled() ? "; checkpoint written" : " (no checkpoint: none asked for)"));
+        throw stopped_by_signal(ckpt.enabled());
       }
 
       const auto t_red = Clock::now();
       std::vector<reduce::NodeValue> my_nodes;
       for (const reduce::Node& n : reduce::subtrees(mine.first, mine.last, end))
         my_nodes.push_back({n, reduce::node_value(store.slot(mine.first), mine.first, n, end, width)});
-      const auto gathered = mpi::gather(pack(my_nodes));
+      const auto gathered = mpi::gather(pack_subtrees(my_nodes, width));
       if (mpi::master()) {
-        for (const auto& g : gathered) unpack(g, width, &nodes);
+        for (std::size_t r = 0; r < gathered.size(); ++r) unpack_subtrees(gathered[r], width, fmt::format("rank {}", r), &nodes);
         total = reduce::combine(nodes, end, width);
         summary = job.model->summarise(total);
         met = has_target && target_met(summary.estimates, run);
@@ -188,25 +220,13 @@ ScenarioRun simulate_option(const io::Job& job, const RunOptions& options, const
   if (options.checkpoint_at_end) ckpt.save(store, owned);
   // Rank 0 collects the chunk table for the file.
   const auto t_gather = Clock::now();
-  std::vector<double> records;  // [first, last, partials...] per owned span
-  if (!mpi::master()) {
-    for (const ChunkSpan& sp : owned) {
-      records.push_back(static_cast<double>(sp.first));
-      records.push_back(static_cast<double>(sp.last));
-      records.insert(records.end(), store.slot(sp.first), store.slot(sp.first) + (sp.last - sp.first) * width);
-    }
-  }
-  const auto spans = mpi::gather(records);
+  std::vector<std::uint64_t> sent;
+  const auto spans = mpi::gather(mpi::master() ? std::string() : pack_chunks(store, owned, &sent));
   ScenarioRun out;
   out.paths = std::min(run.paths, end * run.chunk_paths);
   out.target_met = met;
   if (!mpi::master()) return out;
-  for (const auto& rec : spans)
-    for (std::size_t at = 0; at + 2 <= rec.size();) {
-      const auto first = static_cast<std::uint64_t>(rec[at]), last = static_cast<std::uint64_t>(rec[at + 1]);
-      for (std::uint64_t c = first; c < last; ++c) store.put(c, &rec[at + 2 + (c - first) * width]);
-      at += 2 + (last - first) * width;
-    }
+  for (std::size_t r = 1; r < spans.size(); ++r) unpack_chunks(spans[r], fmt::format("rank {}", r), store);
   reduce_s += since(t_gather);
 
   io::ScenarioResult& scenario = out.scenario;

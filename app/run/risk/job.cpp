@@ -7,6 +7,14 @@
 // contributions from one more look at the scenarios at and above the VaR. Every
 // tally is an integer (reduce/exact_sum.hpp) or a sorted list, so the figures have
 // the same bits for any number of ranks, devices and threads.
+//
+// Scenarios go to devices in units of whole chunks, on one grid for the whole job;
+// ranks take contiguous shares of the units. Checkpoints: rank 0's file holds the
+// job's state between passes (the bins or windows of the pass under way, and what
+// the passes so far decided); every rank's file holds the tally of each unit it
+// finished in that pass. A unit's tally depends on the unit alone, so a resume on
+// any number of ranks takes its units from whichever file holds them, and gives
+// the bits of a run never stopped.
 #include "app/run/risk/job.hpp"
 
 #include <fmt/format.h>
@@ -23,12 +31,13 @@
 #include <thread>
 
 #include "app/exec/risk/executor.hpp"
-#include "app/run/bytes.hpp"
+#include "app/version.hpp"
 #include "app/run/signals.hpp"
 #include "models/var/delta_var.hpp"
 #include "models/var/risk_kernel.hpp"
 #include "models/var/tail_figures.hpp"
 #include "reduce/mpi.hpp"
+#include "reduce/partial.hpp"
 #include "reduce/paired.hpp"
 #include "reduce/quantile.hpp"
 #include "reduce/stats.hpp"
@@ -39,6 +48,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using reduce::Fixed;
+using reduce::Packer;
+using reduce::Unpacker;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 constexpr int kBins = 16384;                        // a histogram pass's bins
@@ -55,8 +66,8 @@ struct Histogram {
     sum += o.sum, sum_sq += o.sum_sq;
     min = std::min(min, o.min), max = std::max(max, o.max);
   }
-  void pack(Bytes& b) const { b.put(counts), b.put(sum), b.put(sum_sq), b.put(min), b.put(max); }
-  void unpack(Bytes& b) { b.get(counts), b.get(sum), b.get(sum_sq), b.get(min), b.get(max); }
+  void pack(Packer& b) const { b.put(counts), b.put(sum), b.put(sum_sq), b.put(min), b.put(max); }
+  void unpack(Unpacker& b) { b.get(counts), b.get(sum), b.get(sum_sq), b.get(min), b.get(max); }
 };
 
 // Pass 2, per level: the losses kept in [lo, hi) with their scenarios, and the
@@ -88,12 +99,12 @@ struct Collect {
     tail.insert(tail.end(), o.tail.begin(), o.tail.end());
     masks.insert(masks.end(), o.masks.begin(), o.masks.end());
   }
-  void pack(Bytes& b) const {
+  void pack(Packer& b) const {
     for (const auto& k : kept) b.put(k);
     for (const auto& k : above) b.put(k);
     b.put(tail_count), b.put(tail_sum), b.put(tail_sum_sq), b.put(positions);
   }
-  void unpack(Bytes& b) {
+  void unpack(Unpacker& b) {
     for (auto& k : kept) b.get(k);
     for (auto& k : above) b.get(k);
     b.get(tail_count), b.get(tail_sum), b.get(tail_sum_sq), b.get(positions);
@@ -104,35 +115,43 @@ struct Unit {
   std::uint64_t first_chunk, last_chunk, first, count;  // chunks, and their scenarios
 };
 
-// This rank's contiguous share of the job's chunks, cut into units of whole chunks
-// that a device holds at once.
-std::vector<Unit> rank_units(const io::RunConfig& run, std::uint64_t chunks, int rank, int ranks) {
-  const auto at = [&](int r) { return static_cast<std::uint64_t>((static_cast<unsigned __int128>(chunks) * r) / ranks); };
-  const std::uint64_t per_unit = std::max<std::uint64_t>(1, kUnitScenarios / run.chunk_paths);
+// The job's units: whole chunks, as many as a device holds at once, and at most a
+// 16th of the job (so devices share it evenly and checkpoints come often).
+std::vector<Unit> job_units(const io::RunConfig& run, std::uint64_t chunks) {
+  const std::uint64_t per_unit = std::max<std::uint64_t>(1, std::min(kUnitScenarios / run.chunk_paths, chunks / 16));
   std::vector<Unit> units;
-  for (std::uint64_t c = at(rank), end = at(rank + 1); c < end; c += per_unit) {
-    const std::uint64_t last = std::min(end, c + per_unit);
+  for (std::uint64_t c = 0; c < chunks; c += per_unit) {
+    const std::uint64_t last = std::min(chunks, c + per_unit);
     const std::uint64_t first = c * run.chunk_paths;
     units.push_back({c, last, first, std::min(run.paths, last * run.chunk_paths) - first});
   }
   return units;
 }
+// Rank r's contiguous share [at(r), at(r + 1)) of n units.
+std::uint64_t share_at(std::uint64_t n, int r) {
+  return static_cast<std::uint64_t>((static_cast<unsigned __int128>(n) * static_cast<unsigned>(r)) / static_cast<unsigned>(mpi::size()));
+}
 
-// Runs work(chunk, losses of the chunk, tally) for every chunk of the units, and
-// then, per unit, finish(executor, unit tally) (pass 2 sends its tail there). One
-// host thread per device takes the next unit as it gets free (a GPU computing it
-// while the host tallies the last); a unit's chunks are shared by OpenMP threads,
-// each with its own tally. Tallies add exactly, so neither split reaches the
-// result. A non-finite loss stops the run, naming it.
-template <class Tally, class Work, class Finish>
+// Runs work(chunk, losses of the chunk, tally) for every chunk of the units given
+// (indices into `units`) that are not done(i), then, per unit, finish(executor,
+// unit tally) (pass 2 sends its tail there) and finished(i, unit tally). One host
+// thread per device takes the next unit as it gets free (a GPU computing it while
+// the host tallies the last); a unit's chunks are shared by OpenMP threads, each
+// with its own tally. Tallies add exactly, so neither split reaches the result. A
+// non-finite loss stops the run, naming it; so does a stop signal, after the units
+// in hand. Returns the sum of the units run.
+template <class Tally, class Work, class Finish, class Done, class Finished>
 Tally over_units(const DeviceList& devices, const var::RiskKernel& kernel, const std::vector<Unit>& units,
-                 std::uint64_t chunk_paths, const Tally& empty, Work&& work, Finish&& finish) {
+                 std::vector<std::size_t> todo, std::uint64_t chunk_paths, const Tally& empty, Work&& work,
+                 Finish&& finish, Done&& done, Finished&& finished) {
+  todo.erase(std::remove_if(todo.begin(), todo.end(), done), todo.end());
   std::vector<Tally> tallies(devices.size(), empty);
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
   std::exception_ptr error;
   std::mutex mutex;
-  const auto take = [&] { return failed || stop_requested() ? units.size() : std::min(next.fetch_add(1), units.size()); };
+  const std::size_t none = todo.size();
+  const auto take = [&] { return failed || stop_requested() ? none : std::min(next.fetch_add(1), none); };
   const auto run = [&](std::size_t d) {
     Device& device = *devices[d];
     RiskExecutor& dev = device.executor<RiskExecutor>();
@@ -140,19 +159,18 @@ Tally over_units(const DeviceList& devices, const var::RiskKernel& kernel, const
     std::future<void> pending;
     try {
       std::size_t i = take();
-      if (i < units.size()) {
-        losses.resize(units[i].count);
-        dev.scenario_losses(kernel, units[i].first, units[i].count, losses.data());
+      if (i < none) {
+        losses.resize(units[todo[i]].count);
+        dev.scenario_losses(kernel, units[todo[i]].first, units[todo[i]].count, losses.data());
       }
-      while (i < units.size()) {
-        const Unit& u = units[i];
+      while (i < none) {
+        const Unit& u = units[todo[i]];
         // A GPU computes the next unit's losses while the host tallies this one.
         const std::size_t j = take();
-        if (j < units.size()) {
-          ahead.resize(units[j].count);
-          const auto fetch = [&dev, &kernel, &ahead, &units, j] {
-            dev.scenario_losses(kernel, units[j].first, units[j].count, ahead.data());
-          };
+        if (j < none) {
+          const Unit& v = units[todo[j]];
+          ahead.resize(v.count);
+          const auto fetch = [&dev, &kernel, &ahead, &v] { dev.scenario_losses(kernel, v.first, v.count, ahead.data()); };
           if (device.beside_host()) pending = std::async(std::launch::async, fetch);
           else fetch();
         }
@@ -181,6 +199,7 @@ Tally over_units(const DeviceList& devices, const var::RiskKernel& kernel, const
           throw std::runtime_error(fmt::format("scenario {} on {}: its loss is not finite; check the portfolio", bad,
                                                device.name()));
         finish(dev, unit);
+        finished(todo[i], unit);
         tallies[d].add(unit);
         if (pending.valid()) pending.get();
         std::swap(losses, ahead);
@@ -196,8 +215,6 @@ Tally over_units(const DeviceList& devices, const var::RiskKernel& kernel, const
   for (std::size_t d = 0; d < devices.size(); ++d) threads.emplace_back(run, d);
   for (auto& t : threads) t.join();
   if (error) std::rethrow_exception(error);
-  if (mpi::max_over_ranks(stop_requested() ? 1 : 0))
-    throw Stopped(fmt::format("stopped by signal {} (a risk job keeps no checkpoint; run it again)", stop_signal()));
   Tally total = empty;
   for (auto& t : tallies) total.add(t);
   return total;
@@ -205,14 +222,16 @@ Tally over_units(const DeviceList& devices, const var::RiskKernel& kernel, const
 
 // Every rank's tally, added on rank 0 (other ranks get `empty`). Collective.
 template <class Tally>
-Tally sum_over_ranks(const Tally& mine, const Tally& empty) {
-  Bytes b;
-  mine.pack(b);
+Tally sum_over_ranks(const Tally& mine, const Tally& empty, reduce::PartialLayout layout) {
+  Packer out(layout);
+  mine.pack(out);
   Tally total = empty;
-  for (auto& part : mpi::gather(b.s)) {
-    Bytes in{part, 0};
+  const auto parts = mpi::gather(out.take());
+  for (std::size_t r = 0; r < parts.size(); ++r) {
+    Unpacker in(parts[r], layout, fmt::format("rank {}", r));
     Tally t = empty;
     t.unpack(in);
+    in.finish();
     total.add(t);
   }
   return total;
@@ -230,6 +249,116 @@ Window window_of(const reduce::Bins& bins, const Histogram& h, const reduce::Lev
   return {bins.low(a.bin), bins.high(b.bin), a.below, count};
 }
 
+// Partials: a histogram pass's tally, pass 2's, and a risk checkpoint.
+constexpr reduce::PartialLayout kHistogramLayout{"risk.histogram", 1};
+constexpr reduce::PartialLayout kCollectLayout{"risk.collect", 1};
+constexpr reduce::PartialLayout kCheckpointLayout{"risk.passes", 1};
+
+// What the passes so far decided: the pass under way (a histogram pass's bins, or
+// pass 2's windows) and, on rank 0, what the results need of the passes before it.
+struct PassState {
+  std::uint64_t passes = 0;       // histogram passes finished
+  std::uint8_t collecting = 0;    // pass 2 is under way
+  double lo = 0, hi = 0;          // the histogram pass's bins
+  std::vector<double> plan;       // pass 2's windows: per level lo, hi
+  std::vector<Window> windows;    // rank 0: each level's narrowest window so far
+  Histogram first_pass;           // rank 0
+  std::vector<double> chunk_moments;  // rank 0, after pass 1: every chunk's loss moments
+  void pack(Packer& b) const {
+    b.put(passes), b.put(collecting), b.put(lo), b.put(hi), b.put(plan), b.put(windows), b.put(chunk_moments);
+    first_pass.pack(b);
+  }
+  void unpack(Unpacker& b) {
+    b.get(passes), b.get(collecting), b.get(lo), b.get(hi), b.get(plan), b.get(windows), b.get(chunk_moments);
+    first_pass.unpack(b);
+  }
+};
+
+// This rank's checkpoints: rank 0's state between passes, and the tally of each
+// unit this rank finished in the pass under way, packed on its own.
+class RiskCheckpoints {
+ public:
+  RiskCheckpoints(const RunOptions& opt, std::string fp, std::uint64_t units, const PassState& state)
+      : opt_(opt), fp_(std::move(fp)), units_(units), state_(state) {}
+  bool enabled() const { return !opt_.checkpoint_for.empty(); }
+
+  // --resume: the state from rank 0's file into *state, and the tallies of the
+  // units in [u0, u1) that any file holds for the pass it names (loaded()).
+  void load(PassState* state, std::uint64_t u0, std::uint64_t u1) {
+    if (!enabled()) return;
+    const auto files = resume_checkpoints(opt_, fp_, units_, kCheckpointLayout);
+    if (files.empty()) return;
+    struct Saved {
+      std::uint64_t passes;
+      std::uint8_t collecting;
+      std::vector<std::uint64_t> units;
+      std::vector<std::string> tallies;
+    };
+    std::vector<Saved> saved;
+    bool found = false;
+    for (const auto& [file, c] : files) {
+      Unpacker in(c.partial, kCheckpointLayout, "checkpoint '" + file + "'");
+      std::uint8_t has_state = 0;
+      in.get(has_state);
+      if (has_state) state->unpack(in), found = true;
+      Saved s;
+      in.get(s.passes), in.get(s.collecting), in.get(s.units);
+      s.tallies.resize(s.units.size());
+      for (auto& t : s.tallies) in.get(t);
+      in.finish();
+      saved.push_back(std::move(s));
+    }
+    if (!found) throw std::runtime_error("--resume: the checkpoint of rank 0 (" + io::checkpoint_path(opt_.checkpoint_for, 0) +
+                                         ") is missing; the other ranks' cannot be resumed alone");
+    for (Saved& s : saved)
+      if (s.passes == state->passes && s.collecting == state->collecting)
+        for (std::size_t i = 0; i < s.units.size(); ++i)
+          if (s.units[i] >= u0 && s.units[i] < u1) loaded_[s.units[i]] = std::move(s.tallies[i]);
+  }
+  const std::map<std::uint64_t, std::string>& loaded() const { return loaded_; }
+
+  // Unit i of the pass under way finished (from any thread): keeps its tally, and
+  // saves when run.checkpoint_s has passed since the last save.
+  void finished(std::uint64_t unit, std::string tally, double every_s) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    finished_[unit] = std::move(tally);
+    if (every_s > 0 && since(last_) >= every_s) write();
+  }
+  void save() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    write();
+  }
+  // A pass ended: its units' tallies are in the state now.
+  void next_pass() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    finished_.clear(), loaded_.clear();
+  }
+
+ private:
+  void write() {
+    if (!enabled()) return;
+    Packer out(kCheckpointLayout);
+    out.put(static_cast<std::uint8_t>(mpi::master()));
+    if (mpi::master()) state_.pack(out);
+    std::map<std::uint64_t, const std::string*> all;
+    for (const auto& [u, t] : loaded_) all[u] = &t;
+    for (const auto& [u, t] : finished_) all[u] = &t;
+    std::vector<std::uint64_t> done;
+    for (const auto& [u, t] : all) done.push_back(u);
+    out.put(state_.passes), out.put(state_.collecting), out.put(done);
+    for (const auto& [u, t] : all) out.put(*t);
+    write_rank_checkpoint(opt_, fp_, units_, std::move(done), kCheckpointLayout, out.take());
+    last_ = Clock::now();
+  }
+  const RunOptions& opt_;
+  std::string fp_;
+  std::uint64_t units_;
+  const PassState& state_;
+  std::map<std::uint64_t, std::string> loaded_, finished_;
+  std::mutex mutex_;
+  Clock::time_point last_ = Clock::now();
+};
+
 }  // namespace
 
 ScenarioRun run_risk_scenario(const io::Job& job, const RunOptions& options, const DeviceList& devices) {
@@ -244,26 +373,89 @@ ScenarioRun run_risk_job(const io::Job& job, const var::VarModel& model, const R
   const std::size_t levels = spec.confidence.size(), positions = spec.portfolio.size();
   const var::RiskKernel kernel = model.risk_kernel(run.precision, run.seed);
   const std::uint64_t n = run.paths, chunks = (n + run.chunk_paths - 1) / run.chunk_paths;
-  const std::vector<Unit> units = rank_units(run, chunks, mpi::rank(), mpi::size());
-  const std::uint64_t my_first_chunk = units.empty() ? 0 : units.front().first_chunk;
-  std::vector<double> chunk_moments(3 * (units.empty() ? 0 : units.back().last_chunk - my_first_chunk), 0.0);
-  const double setup_s = since(t_start);
-
-  // Pass 1, narrowed until each level's window keeps few enough losses. The first
-  // pass's bins span the delta-gamma-normal loss's likely range.
-  const auto t_sim = Clock::now();
+  const std::vector<Unit> units = job_units(run, chunks);
+  const std::uint64_t u0 = share_at(units.size(), mpi::rank()), u1 = share_at(units.size(), mpi::rank() + 1);
+  std::vector<std::size_t> my_units;
+  for (std::uint64_t u = u0; u < u1; ++u) my_units.push_back(u);
+  const std::uint64_t my_first_chunk = u0 < u1 ? units[u0].first_chunk : 0;
+  const std::uint64_t my_chunks = u0 < u1 ? units[u1 - 1].last_chunk - my_first_chunk : 0;
+  std::vector<double> chunk_moments(3 * my_chunks, 0.0);  // pass 1's, for this rank's chunks
+  // The first pass's bins span the delta-gamma-normal loss's likely range.
   const double mean = model.approximate_mean(), sd = std::max(model.approximate_sd(), kernel.unit.unit * 0x1p40);
-  reduce::Bins bins{mean - 10 * sd, mean + 20 * sd, kBins};
-  std::vector<double> plan;  // per level: lo, hi of the kept window
-  std::vector<Window> windows(levels);
-  Histogram first_pass, total;
-  int histogram_passes = 0;
-  for (;;) {
+  PassState state;
+  state.lo = mean - 10 * sd, state.hi = mean + 20 * sd;
+  state.windows.resize(levels);
+  RiskCheckpoints ckpt(options, job_fingerprint(job, devices), units.size(), state);
+  ckpt.load(&state, u0, u1);
+  const double setup_s = since(t_start);
+  const double every_s = run.checkpoint_s;
+  // Each unit once, in the pass under way: from a checkpoint, or run here; then the
+  // collective stop. On an error the finished units are saved first.
+  const auto pass = [&](const auto& empty, reduce::PartialLayout layout, auto&& work, auto&& finish, auto&& extra) {
+    using Tally = std::decay_t<decltype(empty)>;
+    Tally mine = empty;
+    for (const auto& [u, bytes] : ckpt.loaded()) {
+      Unpacker in(bytes, layout, "a checkpoint's unit " + std::to_string(u));
+      Tally t = empty;
+      t.unpack(in);
+      extra.unpack(u, in);
+      in.finish();
+      mine.add(t);
+    }
+    try {
+      Tally ran = over_units(
+          devices, kernel, units, my_units, run.chunk_paths, empty, work, finish,
+          [&](std::size_t u) { return ckpt.loaded().count(u) > 0; },
+          [&](std::size_t u, const Tally& t) {
+            if (!ckpt.enabled()) return;
+            Packer out(layout);
+            t.pack(out);
+            extra.pack(u, out);
+            ckpt.finished(u, out.take(), every_s);
+          });
+      mine.add(ran);
+    } catch (...) {
+      ckpt.save();  // what finished stays usable
+      throw;
+    }
+    if (mpi::max_over_ranks(stop_requested() ? 1 : 0)) {
+      ckpt.save();
+      throw stopped_by_signal(ckpt.enabled());
+    }
+    return mine;
+  };
+  // Pass 1 also keeps each chunk's loss moments, in its units' checkpoints too.
+  struct Moments {
+    const std::vector<Unit>& units;
+    std::vector<double>& moments;
+    std::uint64_t first_chunk;
+    bool kept;
+    double* at(std::uint64_t u) { return &moments[3 * (units[u].first_chunk - first_chunk)]; }
+    std::size_t size(std::uint64_t u) const { return 3 * (units[u].last_chunk - units[u].first_chunk); }
+    void pack(std::uint64_t u, Packer& out) {
+      out.put(kept ? std::vector<double>(at(u), at(u) + size(u)) : std::vector<double>{});
+    }
+    void unpack(std::uint64_t u, Unpacker& in) {
+      std::vector<double> m;
+      in.get(m);
+      if (kept && m.size() == size(u)) std::copy(m.begin(), m.end(), at(u));
+      else if (kept) throw std::runtime_error("a checkpoint's unit " + std::to_string(u) + " does not match this job's chunks");
+    }
+  };
+  struct Nothing {
+    void pack(std::uint64_t, Packer&) {}
+    void unpack(std::uint64_t, Unpacker&) {}
+  };
+
+  // Pass 1, narrowed until each level's window keeps few enough losses.
+  const auto t_sim = Clock::now();
+  while (!state.collecting) {
+    const reduce::Bins bins{state.lo, state.hi, kBins};
     Histogram empty;
     empty.counts.assign(static_cast<std::size_t>(bins.size()), 0);
-    const bool record = histogram_passes == 0;  // chunk moments, once
-    const Histogram mine = over_units(
-        devices, kernel, units, run.chunk_paths, empty,
+    const bool record = state.passes == 0;  // chunk moments, once
+    const Histogram mine = pass(
+        empty, kHistogramLayout,
         [&](std::uint64_t chunk, std::uint64_t, const double* losses, std::uint64_t count, Histogram& h) {
           double m[3] = {0, 0, 0};
           for (std::uint64_t j = 0; j < count; ++j) {
@@ -276,42 +468,49 @@ ScenarioRun run_risk_job(const io::Job& job, const var::VarModel& model, const R
           }
           if (record) std::copy_n(m, 3, &chunk_moments[3 * (chunk - my_first_chunk)]);
         },
-        [](RiskExecutor&, Histogram&) {});
-    ++histogram_passes;
+        [](RiskExecutor&, Histogram&) {}, Moments{units, chunk_moments, my_first_chunk, record});
+    const Histogram total = sum_over_ranks(mine, empty, kHistogramLayout);  // collective; the sum is rank 0's
+    if (record) {
+      const auto parts = mpi::gather(chunk_moments);
+      for (const auto& part : parts) state.chunk_moments.insert(state.chunk_moments.end(), part.begin(), part.end());
+    }
+    ++state.passes;
     std::vector<double> next;  // rank 0's decision: [done, lo, hi] or the windows
-    total = sum_over_ranks(mine, empty);  // collective; the sum is rank 0's
     if (mpi::master()) {
-      if (histogram_passes == 1) first_pass = total;
+      if (state.passes == 1) state.first_pass = total;
       // Each level takes the narrowest window any pass has given it.
       int widest = -1;
       for (std::size_t l = 0; l < levels; ++l) {
         const Window w = window_of(bins, total, reduce::level_ranks(spec.confidence[l], n));
-        if (histogram_passes == 1 || w.count < windows[l].count) windows[l] = w;
-        const bool settled = windows[l].count <= limits.max_kept;
-        if (!settled && (widest < 0 || windows[l].count > windows[static_cast<std::size_t>(widest)].count))
+        if (state.passes == 1 || w.count < state.windows[l].count) state.windows[l] = w;
+        const bool settled = state.windows[l].count <= limits.max_kept;
+        if (!settled && (widest < 0 || state.windows[l].count > state.windows[static_cast<std::size_t>(widest)].count))
           widest = static_cast<int>(l);
       }
-      if (widest >= 0 && histogram_passes < limits.max_histogram_passes) {
-        const Window& w = windows[static_cast<std::size_t>(widest)];
+      if (widest >= 0 && state.passes < static_cast<std::uint64_t>(limits.max_histogram_passes)) {
+        const Window& w = state.windows[static_cast<std::size_t>(widest)];
         next = {0, std::max(w.lo, total.min), std::min(w.hi, std::nextafter(total.max, INFINITY))};
       } else {
         next = {1};
-        for (const Window& w : windows) next.push_back(w.lo), next.push_back(w.hi);
+        for (const Window& w : state.windows) next.push_back(w.lo), next.push_back(w.hi);
       }
     }
     next = mpi::broadcast(next);
-    if (next[0] == 1) {
-      plan.assign(next.begin() + 1, next.end());
-      break;
-    }
-    bins = reduce::Bins{next[1], next[2], kBins};
+    if (next[0] == 1) state.collecting = 1, state.plan.assign(next.begin() + 1, next.end());
+    else state.lo = next[1], state.hi = next[2];
+    ckpt.next_pass();
+    if (every_s > 0) ckpt.save();  // the passes' state, before the next pass
   }
+  const std::vector<double>& plan = state.plan;  // per level: lo, hi of the kept window
+  const std::vector<Window>& windows = state.windows;
+  const Histogram& first_pass = state.first_pass;
+  const int histogram_passes = static_cast<int>(state.passes);
 
   // Pass 2: the windows' losses, the sums above them, and the positions' shares.
   Collect empty;
   empty.size(levels, positions);
-  const Collect mine = over_units(
-      devices, kernel, units, run.chunk_paths, empty,
+  const Collect mine = pass(
+      empty, kCollectLayout,
       [&](std::uint64_t, std::uint64_t first, const double* losses, std::uint64_t count, Collect& c) {
         for (std::uint64_t j = 0; j < count; ++j) {
           const double x = losses[j];
@@ -335,14 +534,15 @@ ScenarioRun run_risk_job(const io::Job& job, const var::VarModel& model, const R
         if (!unit.tail.empty())
           dev.position_sums(kernel, unit.tail, unit.masks, static_cast<int>(levels), unit.positions.data());
         unit.tail.clear(), unit.masks.clear();
-      });
-  const Collect all = sum_over_ranks(mine, empty);  // collective; the sum is rank 0's
+      },
+      Nothing{});
+  if (options.checkpoint_at_end) ckpt.save();
+  const Collect all = sum_over_ranks(mine, empty, kCollectLayout);  // collective; the sum is rank 0's
   double simulate_s = since(t_sim);
 
   // The figures, and one look at the scenarios at and above each VaR for the
   // positions' contributions.
   const auto t_red = Clock::now();
-  const auto chunk_parts = mpi::gather(chunk_moments);
   ScenarioRun r;
   r.paths = n;
   if (!mpi::master()) return r;
@@ -438,7 +638,7 @@ ScenarioRun run_risk_job(const io::Job& job, const var::VarModel& model, const R
       scenario.tails.push_back(std::move(t));
     }
   scenario.tally_layout = {"loss.count", "loss.sum", "loss.sum_sq"};
-  for (const auto& part : chunk_parts) scenario.chunk_tallies.insert(scenario.chunk_tallies.end(), part.begin(), part.end());
+  scenario.chunk_tallies = state.chunk_moments;
   // The P&L's mean and spread on batches of chunks, for paired differences between
   // scenarios. VaR and ES pair through their tails instead (below); a batch's
   // quantile would need its own passes.

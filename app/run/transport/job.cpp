@@ -22,10 +22,8 @@
 #include <stdexcept>
 
 #include "app/exec/transport/executor.hpp"
-#include "app/run/bytes.hpp"
 #include "app/run/progress.hpp"
 #include "app/run/signals.hpp"
-#include "app/version.hpp"
 #include "models/transport/fission_source.hpp"
 #include "models/transport/transport_kernel.hpp"
 #include "models/transport/transport_model.hpp"
@@ -69,14 +67,20 @@ void run_rows(const DeviceList& devices, const transport::TransportKernel& k, co
     for (const auto& b : banks) bank->insert(bank->end(), b.begin(), b.end());
 }
 
-// Checkpoints hold tallies as doubles: each 64-bit slot as its two exact 32-bit halves.
-void put_halves(const std::uint64_t* v, std::size_t n, std::vector<double>* out) {
-  for (std::size_t i = 0; i < n; ++i)
-    out->push_back(static_cast<double>(v[i] >> 32)), out->push_back(static_cast<double>(v[i] & 0xffffffffu));
-}
-void get_halves(const double* in, std::size_t n, std::uint64_t* v) {
-  for (std::size_t i = 0; i < n; ++i)
-    v[i] = (static_cast<std::uint64_t>(in[2 * i]) << 32) | static_cast<std::uint64_t>(in[2 * i + 1]);
+// Fixed source: rows of tally slots, one row a chunk (the slot count, then the
+// rows in the order of their chunk list), in checkpoints and to rank 0.
+constexpr reduce::PartialLayout kRowsLayout{"transport.rows", 1};
+// Eigenvalue: per finished generation its slots summed over its rows and its
+// k_generation row (kRow values); then the next generation's k and sites. To rank 0
+// each generation: a rank's rows and its bank, in history order.
+constexpr reduce::PartialLayout kGenerationsLayout{"transport.generations", 1};
+constexpr reduce::PartialLayout kBankLayout{"transport.bank", 1};
+constexpr reduce::PartialLayout kSitesLayout{"transport.sites", 1};
+constexpr std::size_t kRow = 7;
+
+// Checks a partial's slot count against the job's.
+void check_slots(std::uint64_t got, std::size_t slots, std::size_t n, std::size_t rows, const std::string& where) {
+  if (got != slots || n != rows * slots) throw std::runtime_error("the partial from " + where + " does not match this job's tallies");
 }
 
 // Checkpoint timing and the collective stop: every rank calls after_step() as often.
@@ -89,8 +93,7 @@ struct Saver {
   void after_step(const Save& save) {
     if (mpi::max_over_ranks(stop_requested() ? 1 : 0)) {
       if (enabled) save();
-      throw Stopped(fmt::format("stopped by signal {}{}", stop_signal(),
-                                enabled ? "; checkpoint written" : " (no checkpoint: none asked for)"));
+      throw stopped_by_signal(enabled);
     }
     if (enabled && every_s > 0 && since(last) >= every_s) save(), last = Clock::now();
   }
@@ -282,17 +285,27 @@ ScenarioRun run_transport_scenario(const io::Job& job, const RunOptions& options
     std::vector<std::uint64_t> mine((c1 - c0) * slots, 0);
     std::vector<char> done(c1 - c0, 0);
     const std::string fp = job_fingerprint(job, devices);
-    for (const io::Checkpoint& c : resume_checkpoints(options, fp, chunks, 2 * slots))
+    for (const auto& [file, c] : resume_checkpoints(options, fp, chunks, kRowsLayout)) {
+      const std::string where = "checkpoint '" + file + "'";
+      reduce::Unpacker in(c.partial, kRowsLayout, where);
+      std::uint64_t width = 0;
+      std::vector<std::uint64_t> rows;
+      in.get(width), in.get(rows), in.finish();
+      check_slots(width, slots, rows.size(), c.done.size(), where);
       for (std::size_t i = 0; i < c.done.size(); ++i)
         if (c.done[i] >= c0 && c.done[i] < c1) {
-          get_halves(&c.partials[i * 2 * slots], slots, &mine[(c.done[i] - c0) * slots]);
+          std::copy_n(&rows[i * slots], slots, &mine[(c.done[i] - c0) * slots]);
           done[c.done[i] - c0] = 1;
         }
+    }
     const auto save = [&] {
-      io::Checkpoint ck{kVersion, fp, chunks, 2 * slots, {}, {}, {}};
+      std::vector<std::uint64_t> finished, rows;
       for (std::uint64_t c = c0; c < c1; ++c)
-        if (done[c - c0]) ck.done.push_back(c), put_halves(&mine[(c - c0) * slots], slots, &ck.partials);
-      io::write_checkpoint(io::checkpoint_path(options.checkpoint_for, rank), ck);
+        if (done[c - c0])
+          finished.push_back(c), rows.insert(rows.end(), &mine[(c - c0) * slots], &mine[(c - c0 + 1) * slots]);
+      reduce::Packer out(kRowsLayout);
+      out.put(static_cast<std::uint64_t>(slots)), out.put(rows);
+      write_rank_checkpoint(options, fp, chunks, std::move(finished), kRowsLayout, out.take());
     };
     // Units: runs of chunks still to do, at most kUnitHistories histories each.
     std::vector<std::pair<std::uint64_t, std::uint64_t>> units;
@@ -333,12 +346,16 @@ ScenarioRun run_transport_scenario(const io::Job& job, const RunOptions& options
     if (ranks == 1) {
       rows = std::move(mine);
     } else {
-      Bytes out;
-      out.put(mine);
-      for (const auto& p : mpi::gather(out.s)) {
-        Bytes in{p};
+      reduce::Packer out(kRowsLayout);
+      out.put(static_cast<std::uint64_t>(slots)), out.put(mine);
+      const auto parts = mpi::gather(out.take());
+      for (std::size_t r = 0; r < parts.size(); ++r) {
+        const std::string where = fmt::format("rank {}", r);
+        reduce::Unpacker in(parts[r], kRowsLayout, where);
+        std::uint64_t width = 0;
         std::vector<std::uint64_t> part;
-        in.get(part);
+        in.get(width), in.get(part), in.finish();
+        check_slots(width, slots, part.size(), part.size() / slots, where);
         rows.insert(rows.end(), part.begin(), part.end());
       }
     }
@@ -378,10 +395,10 @@ ScenarioRun run_transport_scenario(const io::Job& job, const RunOptions& options
     mesh.low = spec.geometry.shape == transport::Shape::Slab ? spec.geometry.surfaces.front() : 0.0;
     mesh.high = spec.geometry.shape == transport::Shape::Infinite ? 1.0 : spec.geometry.surfaces.back();
     mesh.bins = spec.geometry.shape == transport::Shape::Infinite ? 1 : spec.tallies.flux_bins > 1 ? spec.tallies.flux_bins : 32;
-    // A generation's record: its slots summed over its rows, then its row of the
-    // k_generation table (kRow values); a checkpoint holds every finished one.
-    constexpr std::size_t kRow = 7;
-    std::vector<double> records;
+    // Every finished generation's slots summed over its rows, and its row of the
+    // k_generation table (kRow values): what a checkpoint holds.
+    std::vector<std::uint64_t> record_sums;
+    std::vector<double> record_rows;
     // A generation's slot `s` per source neutron.
     const auto per = [&](const std::vector<std::uint64_t>& sums, int s) {
       return static_cast<double>(sums[static_cast<std::size_t>(s)]) * transport::kTallyUnit / static_cast<double>(n);
@@ -393,26 +410,26 @@ ScenarioRun run_transport_scenario(const io::Job& job, const RunOptions& options
         active_rows.insert(active_rows.end(), sums.begin(), sums.end());
         k_active.push_back({row[1], row[2], row[3]});
       }
-      put_halves(sums.data(), slots, &records);
-      records.insert(records.end(), row, row + kRow);
+      record_sums.insert(record_sums.end(), sums.begin(), sums.end());
+      record_rows.insert(record_rows.end(), row, row + kRow);
     };
     // A checkpoint: the finished generations' records, and the next generation's k
     // and sites (rank 0's; the others hold only their rows).
     const std::string fp = job_fingerprint(job, devices);
-    const std::size_t width = 2 * slots + kRow;
     std::uint64_t first_g = 0;
-    for (const io::Checkpoint& c : resume_checkpoints(options, fp, generations, width)) {
-      if (c.state.empty()) continue;
+    for (const auto& [file, c] : resume_checkpoints(options, fp, generations, kGenerationsLayout)) {
+      const std::string where = "checkpoint '" + file + "'";
+      reduce::Unpacker in(c.partial, kGenerationsLayout, where);
+      std::uint64_t width = 0;
+      std::vector<std::uint64_t> sums;
+      std::vector<double> rows;
+      in.get(width), in.get(sums), in.get(rows), in.get(k), in.get(sites), in.finish();
       first_g = c.done.size();
-      for (std::uint64_t g = 0; g < first_g; ++g) {
-        std::vector<std::uint64_t> sums(slots);
-        get_halves(&c.partials[g * width], slots, sums.data());
-        record(g, sums, &c.partials[g * width + 2 * slots]);
-      }
-      k = c.state[0];
-      sites.resize((c.state.size() - 1) / 2);
-      for (std::size_t i = 0; i < sites.size(); ++i)
-        sites[i] = {c.state[1 + 2 * i], static_cast<int>(c.state[2 + 2 * i])};
+      check_slots(width, slots, sums.size(), first_g, where);
+      if (rows.size() != first_g * kRow || first_g > generations || (first_g > 0 && sites.size() != n))
+        throw std::runtime_error("the partial from " + where + " does not match this job's generations");
+      for (std::uint64_t g = 0; g < first_g; ++g)
+        record(g, std::vector<std::uint64_t>(&sums[g * slots], &sums[(g + 1) * slots]), &rows[g * kRow]);
     }
     // One rank on one device that keeps the sites: the bank stays there, and only
     // the tallies and its mesh counts come back. Otherwise rank 0 gathers the bank.
@@ -422,10 +439,11 @@ ScenarioRun run_transport_scenario(const io::Job& job, const RunOptions& options
     const auto save = [&] {
       if (!mpi::master()) return;
       if (device_holds) first_executor.kept_sites(&sites);
-      io::Checkpoint ck{kVersion, fp, generations, width, {}, records, {k}};
-      for (std::uint64_t g = 0; g < records.size() / width; ++g) ck.done.push_back(g);
-      for (const auto& site : sites) ck.state.insert(ck.state.end(), {site.pos, static_cast<double>(site.g)});
-      io::write_checkpoint(io::checkpoint_path(options.checkpoint_for, 0), ck);
+      std::vector<std::uint64_t> finished(record_rows.size() / kRow);
+      for (std::uint64_t g = 0; g < finished.size(); ++g) finished[g] = g;
+      reduce::Packer out(kGenerationsLayout);
+      out.put(static_cast<std::uint64_t>(slots)), out.put(record_sums), out.put(record_rows), out.put(k), out.put(sites);
+      write_rank_checkpoint(options, fp, generations, std::move(finished), kGenerationsLayout, out.take());
     };
     Saver saver{run.checkpoint_s, Clock::now(), !options.checkpoint_for.empty()};
     Progress progress(n * generations, options.progress && mpi::master());
@@ -461,16 +479,18 @@ ScenarioRun run_transport_scenario(const io::Job& job, const RunOptions& options
         histories_s += since(t);
         // Rank 0 takes every rank's rows and bank, in rank order (one rank: its own).
         if (ranks > 1) {
-          Bytes out;
-          out.put(mine);
-          out.put(bank);
-          auto parts = mpi::gather(out.s);
+          reduce::Packer out(kBankLayout);
+          out.put(static_cast<std::uint64_t>(slots)), out.put(mine), out.put(bank);
+          const auto parts = mpi::gather(out.take());
           bank.clear();
-          for (auto& p : parts) {
-            Bytes in{std::move(p)};
+          for (std::size_t r = 0; r < parts.size(); ++r) {
+            const std::string where = fmt::format("rank {}", r);
+            reduce::Unpacker in(parts[r], kBankLayout, where);
+            std::uint64_t width = 0;
             std::vector<std::uint64_t> rows;
             std::vector<Site<double>> part;
-            in.get(rows), in.get(part);
+            in.get(width), in.get(rows), in.get(part), in.finish();
+            check_slots(width, slots, rows.size(), rows.size() / slots, where);
             add_rows(rows, rows.size());
             bank.insert(bank.end(), part.begin(), part.end());
           }
@@ -486,7 +506,7 @@ ScenarioRun run_transport_scenario(const io::Job& job, const RunOptions& options
         }
       }
       progress.add(n);
-      Bytes next;
+      reduce::Packer next(kSitesLayout);
       if (mpi::master()) {
         if (banked == 0) throw std::runtime_error(fmt::format("generation {}: no fission sites; the chain died out", g));
         const double row[kRow] = {static_cast<double>(g), per(sums, transport::slot::KCollision),
@@ -497,8 +517,9 @@ ScenarioRun run_transport_scenario(const io::Job& job, const RunOptions& options
         if (ranks > 1) next.put(k), next.put(drawn);
       }
       if (ranks > 1) {
-        Bytes in{mpi::broadcast(std::move(next.s))};
-        in.get(k), in.get(sites);
+        const std::string sent = mpi::broadcast(next.take());
+        reduce::Unpacker in(sent, kSitesLayout, "rank 0");
+        in.get(k), in.get(sites), in.finish();
       } else if (!kept) {
         std::swap(sites, drawn);
       }
