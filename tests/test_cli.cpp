@@ -183,3 +183,16 @@ TEST_CASE("mcsim run --log writes JSON lines from start to done and a config err
   CHECK(mcsim("run " + config + " -q -o " + out + "4 --log " + log + " --log-every 0").status != 0);
   fs::remove_all(dir);
 }
+
+TEST_CASE("mcsim schema is the same from any folder even one with a broken configs folder", "[cli][schema]") {
+  const fs::path dir = test_exe::scratch("schema-elsewhere");
+  fs::create_directories(dir / "configs");
+  std::ofstream(dir / "configs" / "broken.yaml") << "run: { paths: -1 }\nmodel: { type: transport }\n";
+  const auto here = test_exe::run("schema"), there = test_exe::run("schema", "cd " + dir.string() + " &&");
+  REQUIRE(here.status == 0);
+  CHECK(there.status == 0);
+  CHECK(there.output == here.output);
+  CHECK(here.output.find("model.instrument.strike") != std::string::npos);  // option keys too
+  CHECK(here.output.find("model.materials") != std::string::npos);          // and transport's
+  fs::remove_all(dir);
+}

@@ -113,22 +113,23 @@ int cmd_diff(const std::string& a, const std::string& b, double max_z) {
   return c.agree() ? 0 : kExitDiffer;
 }
 
-// A data folder (validation, configs): ./NAME, else an installed copy next to the
-// executable (PREFIX/share/mcsim/NAME), else the source tree's.
-std::string default_data_dir(const std::string& name) {
+// A data folder (validation, configs): ./NAME when `here_first`, else an installed
+// copy next to the executable (PREFIX/share/mcsim/NAME), else the source tree's.
+std::string default_data_dir(const std::string& name, bool here_first) {
   namespace fs = std::filesystem;
   std::error_code e;
   const fs::path installed = fs::read_symlink("/proc/self/exe", e).parent_path().parent_path() / "share/mcsim" / name;
-  for (const fs::path& p : {fs::path(name), installed})
+  for (const fs::path& p : {here_first ? fs::path(name) : fs::path(), installed})
     if (!p.empty() && fs::is_directory(p, e)) return p.string();
   return std::string(kSourceDir) + "/" + name;
 }
 
 // Every key the loader reads from the example jobs, with its type, default,
-// allowed values and meaning.
+// allowed values and meaning: mcsim's own examples unless a folder is named, so it
+// is the same from any folder.
 int cmd_schema(std::string dir, bool markdown) {
   namespace fs = std::filesystem;
-  if (dir.empty()) dir = default_data_dir("configs");
+  if (dir.empty()) dir = default_data_dir("configs", false);
   std::vector<std::string> files;
   for (const auto& e : fs::directory_iterator(dir))
     if (e.path().extension() == ".yaml") files.push_back(e.path().string());
@@ -139,7 +140,7 @@ int cmd_schema(std::string dir, bool markdown) {
 }
 
 int cmd_validate(std::string dir, const std::string& backend, const std::vector<std::string>& sets) {
-  if (dir.empty()) dir = default_data_dir("validation");
+  if (dir.empty()) dir = default_data_dir("validation", true);
   RunOptions opt{parse_backend(backend), false, "mcsim validate"};
   const auto rows = run_validation(dir, opt, sets);
   fmt::print("{}", format_validation(rows));

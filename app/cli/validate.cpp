@@ -20,7 +20,7 @@ namespace {
 //                cases: [{name, set: {key: value}, expect: {output: value}}, ...]
 // An expected value without a closed form is a high-precision run given as
 // [value, its standard error]; the two errors then add in quadrature.
-std::vector<ValidationRow> run_file(const fs::path& file, const RunOptions& options,
+std::vector<ValidationRow> run_file(const fs::path& file, const Session& session, const RunOptions& options,
                                     const std::vector<std::string>& overrides) {
   const YAML::Node doc = YAML::LoadFile(file.string());
   if (!doc["base"] || !doc["cases"] || !doc["cases"].IsSequence())
@@ -38,8 +38,8 @@ std::vector<ValidationRow> run_file(const fs::path& file, const RunOptions& opti
         set.push_back(kv.first.as<std::string>() + "=" + v.c_str());
       }
     set.insert(set.end(), overrides.begin(), overrides.end());
-    const io::Job job = io::load_job_text(base.c_str(), file.string() + " case " + name, set);
-    const io::Results r = run_job(job, options);
+    const io::Job job = parse_job(base.c_str(), file.string() + " case " + name, set);
+    const io::Results r = session.run(job, options);
     const auto& scenario = r.scenarios.front();
     for (const auto& kv : c["expect"]) {
       const std::string output = kv.first.as<std::string>();
@@ -86,9 +86,11 @@ std::vector<ValidationRow> run_validation(const std::string& dir, const RunOptio
     if (e.path().extension() == ".yaml") files.push_back(e.path());
   std::sort(files.begin(), files.end());
   if (files.empty()) throw std::runtime_error("no *.yaml cases in '" + dir + "'");
+  // One set of devices for every case (auto: the GPUs when one is usable).
+  const Session session(options.backend.value_or(io::BackendChoice::Auto));
   std::vector<ValidationRow> rows;
   for (const auto& f : files) {
-    auto part = run_file(f, options, overrides);
+    auto part = run_file(f, session, options, overrides);
     rows.insert(rows.end(), part.begin(), part.end());
   }
   return rows;

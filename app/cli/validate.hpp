@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "app/run/runner.hpp"
+#include "app/mcsim.hpp"
 
 namespace mcsim {
 

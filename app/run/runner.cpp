@@ -60,12 +60,13 @@ void add_stage(std::vector<std::pair<std::string, double>>& stages, const std::s
 // Each rank's device times travel to rank 0 as a partial: per device its name,
 // seconds, kernel milliseconds and paths.
 constexpr reduce::PartialLayout kDeviceTimesLayout{"run.device_times", 1};
-std::string pack_timings(const DeviceList& devices) {
+// What each device did since `before` (devices may outlive a job: a Session's).
+std::string pack_timings(const DeviceList& devices, const std::vector<DeviceTiming>& before) {
   reduce::Packer out(kDeviceTimesLayout);
   out.put(static_cast<std::uint64_t>(devices.size()));
-  for (const Device* d : devices) {
-    const DeviceTiming t = d->timing();
-    out.put(t.device), out.put(t.seconds), out.put(t.kernel_ms), out.put(t.paths);
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    const DeviceTiming t = devices[i]->timing(), &b = before[i];
+    out.put(t.device), out.put(t.seconds - b.seconds), out.put(t.kernel_ms - b.kernel_ms), out.put(t.paths - b.paths);
   }
   return out.take();
 }
@@ -180,6 +181,8 @@ io::Results run_job(const io::Job& job, const RunOptions& options) {
 
 io::Results run_job(const io::Job& job, const RunOptions& options, const DeviceList& devices) {
   const auto t_start = Clock::now();
+  std::vector<DeviceTiming> before;
+  for (const Device* d : devices) before.push_back(d->timing());
   const std::size_t n = std::max<std::size_t>(job.scenarios.size(), 1);
   // Checkpoints per scenario: refuse to start over an unfinished run before any
   // work, and resume the scenarios that have some (the others start afresh).
@@ -223,7 +226,7 @@ io::Results run_job(const io::Job& job, const RunOptions& options, const DeviceL
     r.scenarios.push_back(std::move(run.scenario));
   }
   // Rank 0 takes every device's time.
-  const auto timings = mpi::gather(pack_timings(devices));
+  const auto timings = mpi::gather(pack_timings(devices, before));
   if (!mpi::master()) return r;
   results_header(job, options, backend_name(devices), &r);
   for (std::size_t rank = 0; rank < timings.size(); ++rank) unpack_timings(timings[rank], static_cast<int>(rank), &r.device_times);

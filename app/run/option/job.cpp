@@ -34,23 +34,6 @@ std::vector<std::string> tally_layout(const std::vector<std::string>& outputs) {
   return names;
 }
 
-// Chunk counts after which a run with a target error may stop: 16, 32, 64, ...
-// and finally all. They depend on the job alone, so the stop point is reproducible.
-std::vector<std::uint64_t> stage_ends(std::uint64_t chunks, bool target) {
-  std::vector<std::uint64_t> ends;
-  if (target)
-    for (std::uint64_t e = 16; e < chunks; e *= 2) ends.push_back(e);
-  ends.push_back(chunks);
-  return ends;
-}
-
-// This rank's contiguous share of chunks [first, last).
-ChunkSpan share(std::uint64_t first, std::uint64_t last, int rank, int ranks) {
-  const std::uint64_t n = last - first;
-  auto at = [&](int r) { return first + static_cast<std::uint64_t>((static_cast<unsigned __int128>(n) * r) / ranks); };
-  return {at(rank), at(rank + 1)};
-}
-
 bool target_met(const std::vector<reduce::Estimate>& est, const io::RunConfig& run) {
   for (const auto& e : est) {
     if (run.target_rel_error > 0 && !(e.std_error <= run.target_rel_error * std::fabs(e.value))) return false;
@@ -166,9 +149,9 @@ ScenarioRun simulate_option(const io::Job& job, const RunOptions& options, const
     // Rank 0 shows its own share's progress.
     Progress progress(run.paths / static_cast<std::uint64_t>(ranks), options.progress && mpi::master());
     std::uint64_t begin = 0;
-    for (const std::uint64_t stage_end : stage_ends(chunks, has_target)) {
+    for (const std::uint64_t stage_end : plan::stage_ends(chunks, has_target)) {
       end = stage_end;
-      const ChunkSpan mine = share(begin, end, rank, ranks);
+      const ChunkSpan mine = plan::share({begin, end}, rank, ranks);
       owned.push_back(mine);
       std::vector<ChunkSpan> todo;
       for (std::uint64_t c = mine.first; c < mine.last; ++c) {

@@ -39,14 +39,9 @@ namespace {
 // enough that launches and copies stay negligible.
 std::vector<ChunkSpan> units_of(const std::vector<ChunkSpan>& todo, const DeviceList& devices) {
   std::uint64_t total = 0, least = 1;
-  for (const auto& s : todo) total += s.last - s.first;
+  for (const auto& s : todo) total += s.size();
   for (const Device* d : devices) least = std::max(least, d->min_unit());
-  const std::uint64_t share = total / (16 * std::max<std::size_t>(devices.size(), 1));
-  const std::uint64_t unit = std::clamp<std::uint64_t>(share, least, std::max<std::uint64_t>(least, 4096));
-  std::vector<ChunkSpan> units;
-  for (const auto& s : todo)
-    for (std::uint64_t c = s.first; c < s.last; c += unit) units.push_back({c, std::min(s.last, c + unit)});
-  return units;
+  return plan::cut(todo, plan::unit_size(total, devices.size(), 16, least, 4096));
 }
 
 void check_finite(const ChunkStore& store, ChunkSpan unit, const std::string& device) {

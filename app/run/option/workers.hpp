@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/exec/option/executor.hpp"
+#include "app/run/plan.hpp"
 #include "app/run/progress.hpp"
 #include "app/run/runner.hpp"
 
@@ -40,9 +41,7 @@ class ChunkStore {
   mutable std::mutex mutex_;
 };
 
-struct ChunkSpan {
-  std::uint64_t first, last;
-};
+using ChunkSpan = plan::Span;
 
 struct WorkerHooks {
   std::function<bool()> stop;        // checked before each unit

@@ -31,6 +31,7 @@
 #include <thread>
 
 #include "app/exec/risk/executor.hpp"
+#include "app/run/plan.hpp"
 #include "app/version.hpp"
 #include "app/run/signals.hpp"
 #include "models/var/delta_var.hpp"
@@ -118,18 +119,12 @@ struct Unit {
 // The job's units: whole chunks, as many as a device holds at once, and at most a
 // 16th of the job (so devices share it evenly and checkpoints come often).
 std::vector<Unit> job_units(const io::RunConfig& run, std::uint64_t chunks) {
-  const std::uint64_t per_unit = std::max<std::uint64_t>(1, std::min(kUnitScenarios / run.chunk_paths, chunks / 16));
   std::vector<Unit> units;
-  for (std::uint64_t c = 0; c < chunks; c += per_unit) {
-    const std::uint64_t last = std::min(chunks, c + per_unit);
-    const std::uint64_t first = c * run.chunk_paths;
-    units.push_back({c, last, first, std::min(run.paths, last * run.chunk_paths) - first});
+  for (const plan::Span& s : plan::cut({{0, chunks}}, plan::unit_size(chunks, 1, 16, 1, kUnitScenarios / run.chunk_paths))) {
+    const std::uint64_t first = s.first * run.chunk_paths;
+    units.push_back({s.first, s.last, first, std::min(run.paths, s.last * run.chunk_paths) - first});
   }
   return units;
-}
-// Rank r's contiguous share [at(r), at(r + 1)) of n units.
-std::uint64_t share_at(std::uint64_t n, int r) {
-  return static_cast<std::uint64_t>((static_cast<unsigned __int128>(n) * static_cast<unsigned>(r)) / static_cast<unsigned>(mpi::size()));
 }
 
 // Runs work(chunk, losses of the chunk, tally) for every chunk of the units given
@@ -374,7 +369,8 @@ ScenarioRun run_risk_job(const io::Job& job, const var::VarModel& model, const R
   const var::RiskKernel kernel = model.risk_kernel(run.precision, run.seed);
   const std::uint64_t n = run.paths, chunks = (n + run.chunk_paths - 1) / run.chunk_paths;
   const std::vector<Unit> units = job_units(run, chunks);
-  const std::uint64_t u0 = share_at(units.size(), mpi::rank()), u1 = share_at(units.size(), mpi::rank() + 1);
+  const plan::Span my = plan::my_share({0, units.size()});
+  const std::uint64_t u0 = my.first, u1 = my.last;
   std::vector<std::size_t> my_units;
   for (std::uint64_t u = u0; u < u1; ++u) my_units.push_back(u);
   const std::uint64_t my_first_chunk = u0 < u1 ? units[u0].first_chunk : 0;

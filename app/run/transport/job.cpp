@@ -22,6 +22,7 @@
 #include <stdexcept>
 
 #include "app/exec/transport/executor.hpp"
+#include "app/run/plan.hpp"
 #include "app/run/progress.hpp"
 #include "app/run/signals.hpp"
 #include "models/transport/fission_source.hpp"
@@ -98,10 +99,6 @@ struct Saver {
     if (enabled && every_s > 0 && since(last) >= every_s) save(), last = Clock::now();
   }
 };
-
-std::uint64_t share(std::uint64_t n, int r, int ranks) {
-  return static_cast<std::uint64_t>((static_cast<unsigned __int128>(n) * static_cast<unsigned>(r)) / static_cast<unsigned>(ranks));
-}
 
 // Batch statistics over rows of slots, each row a batch of histories.
 // Every slot's exact sum and squared spread come from two passes along the rows
@@ -280,7 +277,8 @@ ScenarioRun run_transport_scenario(const io::Job& job, const RunOptions& options
   if (!spec.eigenvalue) {
     // This rank's chunks, a unit of them at a time, less those a checkpoint holds.
     const std::uint64_t C = run.chunk_paths, chunks = (n + C - 1) / C;
-    const std::uint64_t c0 = share(chunks, rank, ranks), c1 = share(chunks, rank + 1, ranks);
+    const plan::Span my = plan::share({0, chunks}, rank, ranks);
+    const std::uint64_t c0 = my.first, c1 = my.last;
     const TransportBatch whole{0, 0, n, C, nullptr, 1};
     std::vector<std::uint64_t> mine((c1 - c0) * slots, 0);
     std::vector<char> done(c1 - c0, 0);
@@ -307,17 +305,19 @@ ScenarioRun run_transport_scenario(const io::Job& job, const RunOptions& options
       out.put(static_cast<std::uint64_t>(slots)), out.put(rows);
       write_rank_checkpoint(options, fp, chunks, std::move(finished), kRowsLayout, out.take());
     };
-    // Units: runs of chunks still to do, at most kUnitHistories histories each.
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> units;
-    // Units of about a 64th of the job (for progress and checkpoints), at least a
-    // chunk per CPU thread and at most kUnitHistories.
-    std::uint64_t per_unit = std::max<std::uint64_t>(1, std::min(chunks / 64, kUnitHistories / C));
-    for (const Device* d : devices) per_unit = std::max(per_unit, std::min(d->min_unit(), kUnitHistories / C));
+    // Units: runs of chunks still to do, of about a 64th of the job (for progress
+    // and checkpoints), at least a chunk per CPU thread and at most kUnitHistories
+    // histories each.
+    std::vector<plan::Span> todo;
     for (std::uint64_t c = c0; c < c1; ++c) {
       if (done[c - c0]) continue;
-      if (!units.empty() && units.back().second == c && c - units.back().first < per_unit) ++units.back().second;
-      else units.emplace_back(c, c + 1);
+      if (!todo.empty() && todo.back().last == c) ++todo.back().last;
+      else todo.push_back({c, c + 1});
     }
+    std::uint64_t least = 1;
+    for (const Device* d : devices) least = std::max(least, d->min_unit());
+    const std::uint64_t most = kUnitHistories / C;
+    const std::vector<plan::Span> units = plan::cut(todo, plan::unit_size(chunks, 1, 64, std::min(least, most), most));
     Saver saver{run.checkpoint_s, Clock::now(), !options.checkpoint_for.empty()};
     Progress progress(n, options.progress && mpi::master());
     const auto steps = static_cast<std::size_t>(mpi::max_over_ranks(static_cast<int>(units.size())));
@@ -384,7 +384,8 @@ ScenarioRun run_transport_scenario(const io::Job& job, const RunOptions& options
     // tallies and the bank, draws the next sites and sends them to all.
     const std::uint64_t generations = spec.inactive + spec.active;
     const std::uint64_t rows_per_gen = (n + kGenerationRow - 1) / kGenerationRow;
-    const std::uint64_t r0 = share(rows_per_gen, rank, ranks), r1 = share(rows_per_gen, rank + 1, ranks);
+    const plan::Span my_rows = plan::share({0, rows_per_gen}, rank, ranks);
+    const std::uint64_t r0 = my_rows.first, r1 = my_rows.last;
     std::vector<Site<double>> sites;  // this generation's, all N (empty: the source)
     double k = 1;
     std::vector<std::uint64_t> active_rows;  // per active generation: the slots summed over its rows
