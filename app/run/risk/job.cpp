@@ -32,6 +32,7 @@
 
 #include "app/exec/risk/executor.hpp"
 #include "app/run/plan.hpp"
+#include "app/run/risk/checkpoints.hpp"
 #include "app/version.hpp"
 #include "app/run/signals.hpp"
 #include "models/var/delta_var.hpp"
@@ -51,66 +52,10 @@ using Clock = std::chrono::steady_clock;
 using reduce::Fixed;
 using reduce::Packer;
 using reduce::Unpacker;
+using namespace risk;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-constexpr int kBins = 16384;                        // a histogram pass's bins
 constexpr std::uint64_t kUnitScenarios = 1 << 22;   // losses a device holds at once
-
-// Pass 1: counts per bin, exact sums of the losses and their squares, extremes.
-struct Histogram {
-  std::vector<std::uint64_t> counts;
-  Fixed sum = 0, sum_sq = 0;
-  double min = std::numeric_limits<double>::infinity(), max = -std::numeric_limits<double>::infinity();
-  void add(const Histogram& o) {
-    if (counts.empty()) counts.assign(o.counts.size(), 0);
-    for (std::size_t b = 0; b < counts.size(); ++b) counts[b] += o.counts[b];
-    sum += o.sum, sum_sq += o.sum_sq;
-    min = std::min(min, o.min), max = std::max(max, o.max);
-  }
-  void pack(Packer& b) const { b.put(counts), b.put(sum), b.put(sum_sq), b.put(min), b.put(max); }
-  void unpack(Unpacker& b) { b.get(counts), b.get(sum), b.get(sum_sq), b.get(min), b.get(max); }
-};
-
-// Pass 2, per level: the losses kept in [lo, hi) with their scenarios, and the
-// losses at or above hi: their count, exact sums, and each position's share.
-using var::Kept;
-struct Collect {
-  std::vector<std::vector<Kept>> kept;     // per level
-  std::vector<std::vector<Kept>> above;    // per level, at or above the window (kept for paired differences only)
-  std::vector<std::uint64_t> tail_count;   // per level
-  std::vector<Fixed> tail_sum, tail_sum_sq;
-  std::vector<Fixed> positions;            // position_sums layout, one band per level
-  std::vector<std::uint64_t> tail;         // a unit's scenarios at or above some level's window
-  std::vector<std::uint32_t> masks;        // and the levels they are above
-  void size(std::size_t levels, std::size_t positions_n) {
-    kept.assign(levels, {});
-    above.assign(levels, {});
-    tail_count.assign(levels, 0);
-    tail_sum.assign(levels, 0);
-    tail_sum_sq.assign(levels, 0);
-    positions.assign(2 * levels * positions_n, 0);
-  }
-  void add(Collect& o) {
-    for (std::size_t l = 0; l < kept.size(); ++l) {
-      kept[l].insert(kept[l].end(), o.kept[l].begin(), o.kept[l].end());
-      above[l].insert(above[l].end(), o.above[l].begin(), o.above[l].end());
-      tail_count[l] += o.tail_count[l], tail_sum[l] += o.tail_sum[l], tail_sum_sq[l] += o.tail_sum_sq[l];
-    }
-    for (std::size_t j = 0; j < positions.size(); ++j) positions[j] += o.positions[j];
-    tail.insert(tail.end(), o.tail.begin(), o.tail.end());
-    masks.insert(masks.end(), o.masks.begin(), o.masks.end());
-  }
-  void pack(Packer& b) const {
-    for (const auto& k : kept) b.put(k);
-    for (const auto& k : above) b.put(k);
-    b.put(tail_count), b.put(tail_sum), b.put(tail_sum_sq), b.put(positions);
-  }
-  void unpack(Unpacker& b) {
-    for (auto& k : kept) b.get(k);
-    for (auto& k : above) b.get(k);
-    b.get(tail_count), b.get(tail_sum), b.get(tail_sum_sq), b.get(positions);
-  }
-};
 
 struct Unit {
   std::uint64_t first_chunk, last_chunk, first, count;  // chunks, and their scenarios
@@ -215,6 +160,20 @@ Tally over_units(const DeviceList& devices, const var::RiskKernel& kernel, const
   return total;
 }
 
+// A tally packed elsewhere (a rank, a checkpoint), then what `rest` reads after it;
+// refused unless it has the shape of `empty` (this job's bins, levels, positions).
+template <class Tally, class Rest>
+Tally read_tally(const std::string& bytes, reduce::PartialLayout layout, const std::string& where, const Tally& empty,
+                 Rest&& rest) {
+  Unpacker in(bytes, layout, where);
+  Tally t = empty;
+  t.unpack(in);
+  rest(in);
+  in.finish();
+  if (!t.same_shape(empty)) throw std::runtime_error("the partial from " + where + " does not match this job's tallies");
+  return t;
+}
+
 // Every rank's tally, added on rank 0 (other ranks get `empty`). Collective.
 template <class Tally>
 Tally sum_over_ranks(const Tally& mine, const Tally& empty, reduce::PartialLayout layout) {
@@ -223,136 +182,10 @@ Tally sum_over_ranks(const Tally& mine, const Tally& empty, reduce::PartialLayou
   Tally total = empty;
   const auto parts = mpi::gather(out.take());
   for (std::size_t r = 0; r < parts.size(); ++r) {
-    Unpacker in(parts[r], layout, fmt::format("rank {}", r));
-    Tally t = empty;
-    t.unpack(in);
-    in.finish();
-    total.add(t);
+    total.add(read_tally(parts[r], layout, fmt::format("rank {}", r), empty, [](Unpacker&) {}));
   }
   return total;
 }
-
-// Where a level's kept losses begin and end, and how many lie below.
-struct Window {
-  double lo, hi;
-  std::uint64_t below, count;
-};
-Window window_of(const reduce::Bins& bins, const Histogram& h, const reduce::LevelRanks& r) {
-  const auto a = reduce::locate(h.counts, r.lo), b = reduce::locate(h.counts, r.hi);
-  std::uint64_t count = 0;
-  for (int i = a.bin; i <= b.bin; ++i) count += h.counts[static_cast<std::size_t>(i)];
-  return {bins.low(a.bin), bins.high(b.bin), a.below, count};
-}
-
-// Partials: a histogram pass's tally, pass 2's, and a risk checkpoint.
-constexpr reduce::PartialLayout kHistogramLayout{"risk.histogram", 1};
-constexpr reduce::PartialLayout kCollectLayout{"risk.collect", 1};
-constexpr reduce::PartialLayout kCheckpointLayout{"risk.passes", 1};
-
-// What the passes so far decided: the pass under way (a histogram pass's bins, or
-// pass 2's windows) and, on rank 0, what the results need of the passes before it.
-struct PassState {
-  std::uint64_t passes = 0;       // histogram passes finished
-  std::uint8_t collecting = 0;    // pass 2 is under way
-  double lo = 0, hi = 0;          // the histogram pass's bins
-  std::vector<double> plan;       // pass 2's windows: per level lo, hi
-  std::vector<Window> windows;    // rank 0: each level's narrowest window so far
-  Histogram first_pass;           // rank 0
-  std::vector<double> chunk_moments;  // rank 0, after pass 1: every chunk's loss moments
-  void pack(Packer& b) const {
-    b.put(passes), b.put(collecting), b.put(lo), b.put(hi), b.put(plan), b.put(windows), b.put(chunk_moments);
-    first_pass.pack(b);
-  }
-  void unpack(Unpacker& b) {
-    b.get(passes), b.get(collecting), b.get(lo), b.get(hi), b.get(plan), b.get(windows), b.get(chunk_moments);
-    first_pass.unpack(b);
-  }
-};
-
-// This rank's checkpoints: rank 0's state between passes, and the tally of each
-// unit this rank finished in the pass under way, packed on its own.
-class RiskCheckpoints {
- public:
-  RiskCheckpoints(const RunOptions& opt, std::string fp, std::uint64_t units, const PassState& state)
-      : opt_(opt), fp_(std::move(fp)), units_(units), state_(state) {}
-  bool enabled() const { return !opt_.checkpoint_for.empty(); }
-
-  // --resume: the state from rank 0's file into *state, and the tallies of the
-  // units in [u0, u1) that any file holds for the pass it names (loaded()).
-  void load(PassState* state, std::uint64_t u0, std::uint64_t u1) {
-    if (!enabled()) return;
-    const auto files = resume_checkpoints(opt_, fp_, units_, kCheckpointLayout);
-    if (files.empty()) return;
-    struct Saved {
-      std::uint64_t passes;
-      std::uint8_t collecting;
-      std::vector<std::uint64_t> units;
-      std::vector<std::string> tallies;
-    };
-    std::vector<Saved> saved;
-    bool found = false;
-    for (const auto& [file, c] : files) {
-      Unpacker in(c.partial, kCheckpointLayout, "checkpoint '" + file + "'");
-      std::uint8_t has_state = 0;
-      in.get(has_state);
-      if (has_state) state->unpack(in), found = true;
-      Saved s;
-      in.get(s.passes), in.get(s.collecting), in.get(s.units);
-      s.tallies.resize(s.units.size());
-      for (auto& t : s.tallies) in.get(t);
-      in.finish();
-      saved.push_back(std::move(s));
-    }
-    if (!found) throw std::runtime_error("--resume: the checkpoint of rank 0 (" + io::checkpoint_path(opt_.checkpoint_for, 0) +
-                                         ") is missing; the other ranks' cannot be resumed alone");
-    for (Saved& s : saved)
-      if (s.passes == state->passes && s.collecting == state->collecting)
-        for (std::size_t i = 0; i < s.units.size(); ++i)
-          if (s.units[i] >= u0 && s.units[i] < u1) loaded_[s.units[i]] = std::move(s.tallies[i]);
-  }
-  const std::map<std::uint64_t, std::string>& loaded() const { return loaded_; }
-
-  // Unit i of the pass under way finished (from any thread): keeps its tally, and
-  // saves when run.checkpoint_s has passed since the last save.
-  void finished(std::uint64_t unit, std::string tally, double every_s) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    finished_[unit] = std::move(tally);
-    if (every_s > 0 && since(last_) >= every_s) write();
-  }
-  void save() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    write();
-  }
-  // A pass ended: its units' tallies are in the state now.
-  void next_pass() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    finished_.clear(), loaded_.clear();
-  }
-
- private:
-  void write() {
-    if (!enabled()) return;
-    Packer out(kCheckpointLayout);
-    out.put(static_cast<std::uint8_t>(mpi::master()));
-    if (mpi::master()) state_.pack(out);
-    std::map<std::uint64_t, const std::string*> all;
-    for (const auto& [u, t] : loaded_) all[u] = &t;
-    for (const auto& [u, t] : finished_) all[u] = &t;
-    std::vector<std::uint64_t> done;
-    for (const auto& [u, t] : all) done.push_back(u);
-    out.put(state_.passes), out.put(state_.collecting), out.put(done);
-    for (const auto& [u, t] : all) out.put(*t);
-    write_rank_checkpoint(opt_, fp_, units_, std::move(done), kCheckpointLayout, out.take());
-    last_ = Clock::now();
-  }
-  const RunOptions& opt_;
-  std::string fp_;
-  std::uint64_t units_;
-  const PassState& state_;
-  std::map<std::uint64_t, std::string> loaded_, finished_;
-  std::mutex mutex_;
-  Clock::time_point last_ = Clock::now();
-};
 
 }  // namespace
 
@@ -383,6 +216,11 @@ ScenarioRun run_risk_job(const io::Job& job, const var::VarModel& model, const R
   state.windows.resize(levels);
   RiskCheckpoints ckpt(options, job_fingerprint(job, devices), units.size(), state);
   ckpt.load(&state, u0, u1);
+  // A state read back must fit this job before anything indexes it.
+  const bool fits = state.windows.size() == levels && (!state.collecting || state.plan.size() == 2 * levels) &&
+                    (state.passes == 0 || (state.first_pass.counts.size() == static_cast<std::size_t>(reduce::Bins{0, 1, kBins}.size()) &&
+                                           state.chunk_moments.size() == 3 * chunks));
+  if (!fits) throw std::runtime_error("--resume: the checkpoint's state does not match this job's levels or chunks");
   const double setup_s = since(t_start);
   const double every_s = run.checkpoint_s;
   // Each unit once, in the pass under way: from a checkpoint, or run here; then the
@@ -391,15 +229,12 @@ ScenarioRun run_risk_job(const io::Job& job, const var::VarModel& model, const R
     using Tally = std::decay_t<decltype(empty)>;
     Tally mine = empty;
     for (const auto& [u, bytes] : ckpt.loaded()) {
-      Unpacker in(bytes, layout, "a checkpoint's unit " + std::to_string(u));
-      Tally t = empty;
-      t.unpack(in);
-      extra.unpack(u, in);
-      in.finish();
+      Tally t = read_tally(bytes, layout, "a checkpoint's unit " + std::to_string(u), empty,
+                           [&, u = u](Unpacker& in) { extra.unpack(u, in); });
       mine.add(t);
     }
     try {
-      Tally ran = over_units(
+      const Tally ran = over_units(
           devices, kernel, units, my_units, run.chunk_paths, empty, work, finish,
           [&](std::size_t u) { return ckpt.loaded().count(u) > 0; },
           [&](std::size_t u, const Tally& t) {

@@ -1,0 +1,78 @@
+#include "app/run/risk/checkpoints.hpp"
+
+#include <stdexcept>
+
+#include "io/checkpoint.hpp"
+#include "reduce/mpi.hpp"
+
+namespace mcsim::risk {
+
+namespace {
+constexpr reduce::PartialLayout kCheckpointLayout{"risk.passes", 1};
+}  // namespace
+
+void RiskCheckpoints::load(PassState* state, std::uint64_t u0, std::uint64_t u1) {
+  if (!enabled()) return;
+  const auto files = resume_checkpoints(opt_, fp_, units_, kCheckpointLayout);
+  if (files.empty()) return;
+  struct Saved {
+    std::uint64_t passes;
+    std::uint8_t collecting;
+    std::vector<std::uint64_t> units;
+    std::vector<std::string> tallies;
+  };
+  std::vector<Saved> saved;
+  bool found = false;
+  for (const auto& [file, c] : files) {
+    Unpacker in(c.partial, kCheckpointLayout, "checkpoint '" + file + "'");
+    std::uint8_t has_state = 0;
+    in.get(has_state);
+    if (has_state) state->unpack(in), found = true;
+    Saved s;
+    in.get(s.passes), in.get(s.collecting), in.get(s.units);
+    s.tallies.resize(s.units.size());
+    for (auto& t : s.tallies) in.get(t);
+    in.finish();
+    saved.push_back(std::move(s));
+  }
+  if (!found) throw std::runtime_error("--resume: the checkpoint of rank 0 (" + io::checkpoint_path(opt_.checkpoint_for, 0) +
+                                       ") is missing; the other ranks' cannot be resumed alone");
+  for (Saved& s : saved)
+    if (s.passes == state->passes && s.collecting == state->collecting)
+      for (std::size_t i = 0; i < s.units.size(); ++i)
+        if (s.units[i] >= u0 && s.units[i] < u1) loaded_[s.units[i]] = std::move(s.tallies[i]);
+}
+
+void RiskCheckpoints::finished(std::uint64_t unit, std::string tally, double every_s) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  finished_[unit] = std::move(tally);
+  if (every_s > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() >= every_s) write();
+}
+
+void RiskCheckpoints::save() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  write();
+}
+
+void RiskCheckpoints::next_pass() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  finished_.clear(), loaded_.clear();
+}
+
+void RiskCheckpoints::write() {
+  if (!enabled()) return;
+  Packer out(kCheckpointLayout);
+  out.put(static_cast<std::uint8_t>(mpi::master()));
+  if (mpi::master()) state_.pack(out);
+  std::map<std::uint64_t, const std::string*> all;
+  for (const auto& [u, t] : loaded_) all[u] = &t;
+  for (const auto& [u, t] : finished_) all[u] = &t;
+  std::vector<std::uint64_t> done;
+  for (const auto& [u, t] : all) done.push_back(u);
+  out.put(state_.passes), out.put(state_.collecting), out.put(done);
+  for (const auto& [u, t] : all) out.put(*t);
+  write_rank_checkpoint(opt_, fp_, units_, std::move(done), kCheckpointLayout, out.take());
+  last_ = std::chrono::steady_clock::now();
+}
+
+}  // namespace mcsim::risk
