@@ -125,6 +125,8 @@ def estimates(f):
 differ = compared = 0
 for old in sorted(glob.glob(os.path.join(work, "old", "*.h5"))):
     name = os.path.basename(old)[:-3]
+    if name.endswith(".ckpt"):  # a checkpoint a failed run left
+        continue
     new = os.path.join(work, "new", name + ".h5")
     if not os.path.exists(new):
         continue

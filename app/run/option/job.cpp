@@ -11,6 +11,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "app/run/lifecycle.hpp"
 #include "app/run/option/greeks.hpp"
 #include "app/run/signals.hpp"
 #include "app/run/option/workers.hpp"
@@ -34,7 +35,7 @@ std::vector<std::string> tally_layout(const std::vector<std::string>& outputs) {
   return names;
 }
 
-bool target_met(const std::vector<reduce::Estimate>& est, const io::RunConfig& run) {
+bool reached(const std::vector<reduce::Estimate>& est, const io::RunConfig& run) {
   for (const auto& e : est) {
     if (run.target_rel_error > 0 && !(e.std_error <= run.target_rel_error * std::fabs(e.value))) return false;
     if (run.target_abs_error > 0 && !(e.std_error <= run.target_abs_error)) return false;
@@ -97,139 +98,126 @@ void unpack_chunks(const std::string& bytes, const std::string& where, ChunkStor
   }
 }
 
-class CheckpointFiles {
+// The option family's steps (app/run/lifecycle.hpp): stages of chunks, each rank a
+// contiguous share of each stage; rank 0 combines every rank's subtrees and checks
+// the target after each stage.
+class OptionStages : public StagedJob {
  public:
-  CheckpointFiles(const RunOptions& opt, std::string fp, std::uint64_t chunks)
-      : opt_(opt), fp_(std::move(fp)), chunks_(chunks) {}
-  bool enabled() const { return !opt_.checkpoint_for.empty(); }
+  OptionStages(const io::Job& job, const RunOptions&, const DeviceList&)
+      : job_(job),
+        run_(job.run),
+        kernel_(job.model->kernel({run_.precision, run_.seed, run_.chunk_paths})),
+        width_(tally_width(kernel_)),
+        chunks_((run_.paths + run_.chunk_paths - 1) / run_.chunk_paths),
+        has_target_(run_.target_rel_error > 0 || run_.target_abs_error > 0),
+        stages_(plan::stage_ends(chunks_, has_target_)),
+        store_(chunks_, width_) {}
 
-  // Loads every checkpoint of this results path into the store (--resume).
-  void load(ChunkStore& store) const {
-    if (!enabled()) return;
-    for (const auto& [file, c] : resume_checkpoints(opt_, fp_, chunks_, kChunksLayout))
-      unpack_chunks(c.partial, "checkpoint '" + file + "'", store);
+  std::uint64_t checkpoint_units() const override { return chunks_; }
+  reduce::PartialLayout checkpoint_layout() const override { return kChunksLayout; }
+  void resume(const std::vector<std::pair<std::string, io::Checkpoint>>& files) override {
+    for (const auto& [file, c] : files) unpack_chunks(c.partial, "checkpoint '" + file + "'", store_);
   }
-  // Writes this rank's finished chunks.
-  void save(const ChunkStore& store, const std::vector<ChunkSpan>& mine) const {
-    if (!enabled()) return;
+  std::optional<std::pair<std::vector<std::uint64_t>, std::string>> checkpoint() override {
     std::vector<std::uint64_t> done;
-    std::string partial = pack_chunks(store, mine, &done);
-    write_rank_checkpoint(opt_, fp_, chunks_, std::move(done), kChunksLayout, std::move(partial));
+    std::string partial = pack_chunks(store_, owned_, &done);
+    return std::make_pair(std::move(done), std::move(partial));
   }
+  // Rank 0 shows its own share's progress.
+  std::uint64_t progress_total() const override { return run_.paths / static_cast<std::uint64_t>(mpi::size()); }
+
+  bool next_stage() override {
+    if (met_ || stage_ == stages_.size()) return false;
+    begin_ = end_, end_ = stages_[stage_++];
+    mine_ = plan::my_share({begin_, end_});
+    owned_.push_back(mine_);
+    return true;
+  }
+  bool dispatch(const DeviceList& devices, StageContext& context) override {
+    std::vector<ChunkSpan> todo;
+    for (std::uint64_t c = mine_.first; c < mine_.last; ++c) {
+      if (store_.done(c)) {
+        context.progress.add(std::min(run_.chunk_paths, run_.paths - c * run_.chunk_paths));
+        continue;
+      }
+      if (!todo.empty() && todo.back().last == c) ++todo.back().last;
+      else todo.push_back({c, c + 1});
+    }
+    WorkerHooks hooks;
+    hooks.stop = stop_requested;
+    hooks.checkpoint_s = context.checkpoints.every_s();
+    hooks.checkpoint = [&context] { context.checkpoints.save(); };
+    const ChunkGeometry geo{run_.paths, run_.chunk_paths, run_.seed};
+    return run_chunks(devices, kernel_, geo, todo, store_, &context.progress, hooks);
+  }
+  // Each rank's maximal complete subtrees of the fixed tree over this stage's chunks.
+  std::string stage_partial() override { return pack_subtrees(my_subtrees(), width_); }
+  std::string reduce_stage(const std::vector<std::string>& partials) override {
+    const std::vector<reduce::NodeValue> mine = my_subtrees();
+    nodes_.insert(nodes_.end(), mine.begin(), mine.end());
+    for (std::size_t r = 1; r < partials.size(); ++r)
+      unpack_subtrees(partials[r], width_, fmt::format("rank {}", r), &nodes_);
+    summary_ = job_.model->summarise(reduce::combine(nodes_, end_, width_));
+    met_ = has_target_ && reached(summary_.estimates, run_);
+    return met_ ? "1" : "0";
+  }
+  void decide(const std::string& decision) override { met_ = decision == "1"; }
+
+  std::string final_partial() override {
+    std::vector<std::uint64_t> sent;
+    return pack_chunks(store_, owned_, &sent);
+  }
+  ScenarioRun results(const std::vector<std::string>& partials, const DeviceList&, double) override {
+    for (std::size_t r = 1; r < partials.size(); ++r) unpack_chunks(partials[r], fmt::format("rank {}", r), store_);
+    ScenarioRun out;
+    io::ScenarioResult& scenario = out.scenario;
+    scenario.estimates = summary_.estimates;
+    scenario.diagnostics = summary_.diagnostics;
+    scenario.references = job_.model->references();
+    scenario.tally_layout = tally_layout(job_.model->outputs());
+    scenario.chunk_tallies.assign(store_.slot(0), store_.slot(0) + end_ * width_);
+    // The estimates on batches of chunks, for paired differences between scenarios.
+    const std::uint64_t B = reduce::batch_count(end_);
+    for (std::uint64_t b = 0; b < B; ++b) {
+      const auto [first, last] = reduce::batch_rows(b, B, end_);
+      reduce::Tally t(store_.slot(first), store_.slot(first) + width_);
+      for (std::uint64_t c = first + 1; c < last; ++c)
+        for (std::size_t i = 0; i < width_; ++i) t[i] += store_.slot(c)[i];
+      scenario.batches.add(job_.model->summarise(t).estimates);
+    }
+    out.work = static_cast<double>(paths());
+    return out;
+  }
+  std::uint64_t paths() const override { return std::min(run_.paths, end_ * run_.chunk_paths); }
+  bool target_met() const override { return met_; }
 
  private:
-  const RunOptions& opt_;
-  std::string fp_;
-  std::uint64_t chunks_;
+  std::vector<reduce::NodeValue> my_subtrees() const {
+    std::vector<reduce::NodeValue> out;
+    for (const reduce::Node& n : reduce::subtrees(mine_.first, mine_.last, end_))
+      out.push_back({n, reduce::node_value(store_.slot(mine_.first), mine_.first, n, end_, width_)});
+    return out;
+  }
+
+  const io::Job& job_;
+  const io::RunConfig& run_;
+  const PathKernel kernel_;
+  const std::size_t width_;
+  const std::uint64_t chunks_;
+  const bool has_target_;
+  const std::vector<std::uint64_t> stages_;
+  ChunkStore store_;
+  std::size_t stage_ = 0;
+  std::uint64_t begin_ = 0, end_ = 0;
+  ChunkSpan mine_{0, 0};
+  std::vector<ChunkSpan> owned_;         // this rank's shares of every stage so far
+  std::vector<reduce::NodeValue> nodes_;  // rank 0: subtrees of every rank so far
+  Summary summary_;
+  bool met_ = false;
 };
 
 ScenarioRun simulate_option(const io::Job& job, const RunOptions& options, const DeviceList& devices) {
-  const auto t_start = Clock::now();
-  const io::RunConfig& run = job.run;
-  const int rank = mpi::rank(), ranks = mpi::size();
-  const PathKernel kernel = job.model->kernel({run.precision, run.seed, run.chunk_paths});
-  const std::size_t width = tally_width(kernel);
-  const std::uint64_t chunks = (run.paths + run.chunk_paths - 1) / run.chunk_paths;
-  const ChunkGeometry geo{run.paths, run.chunk_paths, run.seed};
-  const bool has_target = run.target_rel_error > 0 || run.target_abs_error > 0;
-
-  ChunkStore store(chunks, width);
-  const CheckpointFiles ckpt(options, job_fingerprint(job, devices), chunks);
-  ckpt.load(store);
-  const double setup_s = since(t_start);
-
-  double simulate_s = 0, reduce_s = 0;
-  std::vector<reduce::NodeValue> nodes;  // rank 0: subtrees of every rank so far
-  reduce::Tally total;
-  Summary summary;
-  std::uint64_t end = 0;
-  bool met = false;
-  std::vector<ChunkSpan> owned;  // this rank's shares of every stage so far
-  {
-    // Rank 0 shows its own share's progress.
-    Progress progress(run.paths / static_cast<std::uint64_t>(ranks), options.progress && mpi::master());
-    std::uint64_t begin = 0;
-    for (const std::uint64_t stage_end : plan::stage_ends(chunks, has_target)) {
-      end = stage_end;
-      const ChunkSpan mine = plan::share({begin, end}, rank, ranks);
-      owned.push_back(mine);
-      std::vector<ChunkSpan> todo;
-      for (std::uint64_t c = mine.first; c < mine.last; ++c) {
-        if (store.done(c)) {
-          progress.add(std::min(run.chunk_paths, run.paths - c * run.chunk_paths));
-          continue;
-        }
-        if (!todo.empty() && todo.back().last == c) ++todo.back().last;
-        else todo.push_back({c, c + 1});
-      }
-      const auto t_sim = Clock::now();
-      WorkerHooks hooks;
-      hooks.stop = stop_requested;
-      hooks.checkpoint_s = ckpt.enabled() ? run.checkpoint_s : 0;
-      hooks.checkpoint = [&] { ckpt.save(store, owned); };
-      bool finished = false;
-      try {
-        finished = run_chunks(devices, kernel, geo, todo, store, &progress, hooks);
-      } catch (...) {
-        ckpt.save(store, owned);  // what finished stays usable
-        throw;
-      }
-      simulate_s += since(t_sim);
-      if (mpi::max_over_ranks(finished ? 0 : 1)) {
-        ckpt.save(store, owned);
-        throw stopped_by_signal(ckpt.enabled());
-      }
-
-      const auto t_red = Clock::now();
-      std::vector<reduce::NodeValue> my_nodes;
-      for (const reduce::Node& n : reduce::subtrees(mine.first, mine.last, end))
-        my_nodes.push_back({n, reduce::node_value(store.slot(mine.first), mine.first, n, end, width)});
-      const auto gathered = mpi::gather(pack_subtrees(my_nodes, width));
-      if (mpi::master()) {
-        for (std::size_t r = 0; r < gathered.size(); ++r) unpack_subtrees(gathered[r], width, fmt::format("rank {}", r), &nodes);
-        total = reduce::combine(nodes, end, width);
-        summary = job.model->summarise(total);
-        met = has_target && target_met(summary.estimates, run);
-      }
-      reduce_s += since(t_red);
-      if (mpi::broadcast(met ? 1 : 0)) {
-        met = true;
-        break;
-      }
-      begin = end;
-    }
-  }
-
-  if (options.checkpoint_at_end) ckpt.save(store, owned);
-  // Rank 0 collects the chunk table for the file.
-  const auto t_gather = Clock::now();
-  std::vector<std::uint64_t> sent;
-  const auto spans = mpi::gather(mpi::master() ? std::string() : pack_chunks(store, owned, &sent));
-  ScenarioRun out;
-  out.paths = std::min(run.paths, end * run.chunk_paths);
-  out.target_met = met;
-  if (!mpi::master()) return out;
-  for (std::size_t r = 1; r < spans.size(); ++r) unpack_chunks(spans[r], fmt::format("rank {}", r), store);
-  reduce_s += since(t_gather);
-
-  io::ScenarioResult& scenario = out.scenario;
-  scenario.estimates = summary.estimates;
-  scenario.diagnostics = summary.diagnostics;
-  scenario.references = job.model->references();
-  scenario.tally_layout = tally_layout(job.model->outputs());
-  scenario.chunk_tallies.assign(store.slot(0), store.slot(0) + end * width);
-  // The estimates on batches of chunks, for paired differences between scenarios.
-  const std::uint64_t B = reduce::batch_count(end);
-  for (std::uint64_t b = 0; b < B; ++b) {
-    const auto [first, last] = reduce::batch_rows(b, B, end);
-    reduce::Tally t(store.slot(first), store.slot(first) + width);
-    for (std::uint64_t c = first + 1; c < last; ++c)
-      for (std::size_t i = 0; i < width; ++i) t[i] += store.slot(c)[i];
-    scenario.batches.add(job.model->summarise(t).estimates);
-  }
-  out.stage_seconds = {{"setup", setup_s}, {"simulate", simulate_s}, {"reduce", reduce_s}};
-  out.work = static_cast<double>(out.paths);
-  return out;
+  return run_family<OptionStages>(job, options, devices);
 }
 
 }  // namespace

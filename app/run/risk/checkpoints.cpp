@@ -2,18 +2,12 @@
 
 #include <stdexcept>
 
-#include "io/checkpoint.hpp"
 #include "reduce/mpi.hpp"
 
 namespace mcsim::risk {
 
-namespace {
-constexpr reduce::PartialLayout kCheckpointLayout{"risk.passes", 1};
-}  // namespace
-
-void RiskCheckpoints::load(PassState* state, std::uint64_t u0, std::uint64_t u1) {
-  if (!enabled()) return;
-  const auto files = resume_checkpoints(opt_, fp_, units_, kCheckpointLayout);
+void RiskCheckpoints::load(const std::vector<std::pair<std::string, io::Checkpoint>>& files, const std::string& rank0_file,
+                           PassState* state, std::uint64_t u0, std::uint64_t u1) {
   if (files.empty()) return;
   struct Saved {
     std::uint64_t passes;
@@ -35,7 +29,7 @@ void RiskCheckpoints::load(PassState* state, std::uint64_t u0, std::uint64_t u1)
     in.finish();
     saved.push_back(std::move(s));
   }
-  if (!found) throw std::runtime_error("--resume: the checkpoint of rank 0 (" + io::checkpoint_path(opt_.checkpoint_for, 0) +
+  if (!found) throw std::runtime_error("--resume: the checkpoint of rank 0 (" + rank0_file +
                                        ") is missing; the other ranks' cannot be resumed alone");
   for (Saved& s : saved)
     if (s.passes == state->passes && s.collecting == state->collecting)
@@ -43,15 +37,9 @@ void RiskCheckpoints::load(PassState* state, std::uint64_t u0, std::uint64_t u1)
         if (s.units[i] >= u0 && s.units[i] < u1) loaded_[s.units[i]] = std::move(s.tallies[i]);
 }
 
-void RiskCheckpoints::finished(std::uint64_t unit, std::string tally, double every_s) {
+void RiskCheckpoints::finished(std::uint64_t unit, std::string tally) {
   std::lock_guard<std::mutex> lock(mutex_);
   finished_[unit] = std::move(tally);
-  if (every_s > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() >= every_s) write();
-}
-
-void RiskCheckpoints::save() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  write();
 }
 
 void RiskCheckpoints::next_pass() {
@@ -59,8 +47,8 @@ void RiskCheckpoints::next_pass() {
   finished_.clear(), loaded_.clear();
 }
 
-void RiskCheckpoints::write() {
-  if (!enabled()) return;
+std::pair<std::vector<std::uint64_t>, std::string> RiskCheckpoints::pack() {
+  std::lock_guard<std::mutex> lock(mutex_);
   Packer out(kCheckpointLayout);
   out.put(static_cast<std::uint8_t>(mpi::master()));
   if (mpi::master()) state_.pack(out);
@@ -71,8 +59,7 @@ void RiskCheckpoints::write() {
   for (const auto& [u, t] : all) done.push_back(u);
   out.put(state_.passes), out.put(state_.collecting), out.put(done);
   for (const auto& [u, t] : all) out.put(*t);
-  write_rank_checkpoint(opt_, fp_, units_, std::move(done), kCheckpointLayout, out.take());
-  last_ = std::chrono::steady_clock::now();
+  return {std::move(done), out.take()};
 }
 
 }  // namespace mcsim::risk

@@ -1,6 +1,5 @@
 // A risk job's checkpoints (app/run/risk/job.cpp).
 #pragma once
-#include <chrono>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -8,7 +7,7 @@
 #include <vector>
 
 #include "app/run/risk/tallies.hpp"
-#include "app/run/runner.hpp"
+#include "io/checkpoint.hpp"
 
 namespace mcsim::risk {
 
@@ -32,36 +31,33 @@ struct PassState {
   }
 };
 
-// This rank's risk checkpoints: rank 0's state between passes, and the tally of
-// each unit this rank finished in the pass under way, packed on its own, so a
-// resume on any number of ranks takes its units from whichever file holds them.
+// What this rank's risk checkpoint holds: rank 0's state between passes, and the
+// tally of each unit this rank finished in the pass under way, packed on its own,
+// so a resume on any number of ranks takes its units from whichever file holds
+// them. The run layer writes the file (app/run/lifecycle.hpp).
 class RiskCheckpoints {
  public:
-  RiskCheckpoints(const RunOptions& opt, std::string fp, std::uint64_t units, const PassState& state)
-      : opt_(opt), fp_(std::move(fp)), units_(units), state_(state) {}
-  bool enabled() const { return !opt_.checkpoint_for.empty(); }
+  explicit RiskCheckpoints(const PassState& state) : state_(state) {}
 
   // --resume: the state from rank 0's file into *state, and the tallies of the
   // units in [u0, u1) that any file holds for the pass it names (loaded()).
-  void load(PassState* state, std::uint64_t u0, std::uint64_t u1);
+  void load(const std::vector<std::pair<std::string, io::Checkpoint>>& files, const std::string& rank0_file,
+            PassState* state, std::uint64_t u0, std::uint64_t u1);
   const std::map<std::uint64_t, std::string>& loaded() const { return loaded_; }
 
-  // Unit i of the pass under way finished (from any thread): keeps its tally, and
-  // saves when every_s seconds have passed since the last save.
-  void finished(std::uint64_t unit, std::string tally, double every_s);
-  void save();
+  // Unit i of the pass under way finished (from any thread): keeps its tally.
+  void finished(std::uint64_t unit, std::string tally);
   // A pass ended: its units' tallies are in the state now.
   void next_pass();
+  // The checkpoint: the units held and the partial (from any thread).
+  std::pair<std::vector<std::uint64_t>, std::string> pack();
 
  private:
-  void write();
-  const RunOptions& opt_;
-  std::string fp_;
-  std::uint64_t units_;
   const PassState& state_;
   std::map<std::uint64_t, std::string> loaded_, finished_;
   std::mutex mutex_;
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
+
+constexpr reduce::PartialLayout kCheckpointLayout{"risk.passes", 1};
 
 }  // namespace mcsim::risk

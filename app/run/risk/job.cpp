@@ -31,6 +31,7 @@
 #include <thread>
 
 #include "app/exec/risk/executor.hpp"
+#include "app/run/lifecycle.hpp"
 #include "app/run/plan.hpp"
 #include "app/run/risk/checkpoints.hpp"
 #include "app/version.hpp"
@@ -48,12 +49,10 @@ namespace mcsim {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using reduce::Fixed;
 using reduce::Packer;
 using reduce::Unpacker;
 using namespace risk;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 constexpr std::uint64_t kUnitScenarios = 1 << 22;   // losses a device holds at once
 
@@ -174,119 +173,200 @@ Tally read_tally(const std::string& bytes, reduce::PartialLayout layout, const s
   return t;
 }
 
-// Every rank's tally, added on rank 0 (other ranks get `empty`). Collective.
-template <class Tally>
-Tally sum_over_ranks(const Tally& mine, const Tally& empty, reduce::PartialLayout layout) {
-  Packer out(layout);
-  mine.pack(out);
-  Tally total = empty;
-  const auto parts = mpi::gather(out.take());
-  for (std::size_t r = 0; r < parts.size(); ++r) {
-    total.add(read_tally(parts[r], layout, fmt::format("rank {}", r), empty, [](Unpacker&) {}));
+// Pass 1 also keeps each chunk's loss moments, in its units' checkpoints too.
+struct Moments {
+  const std::vector<Unit>& units;
+  std::vector<double>& moments;
+  std::uint64_t first_chunk;
+  bool kept;
+  double* at(std::uint64_t u) { return &moments[3 * (units[u].first_chunk - first_chunk)]; }
+  std::size_t size(std::uint64_t u) const { return 3 * (units[u].last_chunk - units[u].first_chunk); }
+  void pack(std::uint64_t u, Packer& out) {
+    out.put(kept ? std::vector<double>(at(u), at(u) + size(u)) : std::vector<double>{});
   }
-  return total;
-}
+  void unpack(std::uint64_t u, Unpacker& in) {
+    std::vector<double> m;
+    in.get(m);
+    if (kept && m.size() == size(u)) std::copy(m.begin(), m.end(), at(u));
+    else if (kept) throw std::runtime_error("a checkpoint's unit " + std::to_string(u) + " does not match this job's chunks");
+  }
+};
+struct Nothing {
+  void pack(std::uint64_t, Packer&) {}
+  void unpack(std::uint64_t, Unpacker&) {}
+};
 
-}  // namespace
+// Rank 0's decision after a histogram pass: [0, lo, hi] for another, narrower
+// pass, or [1, per level lo, hi] for pass 2's windows.
+constexpr reduce::PartialLayout kDecisionLayout{"risk.decision", 1};
 
-ScenarioRun run_risk_scenario(const io::Job& job, const RunOptions& options, const DeviceList& devices) {
-  return run_risk_job(job, dynamic_cast<const var::VarModel&>(*job.model), options, devices);
-}
+// The risk family's steps (app/run/lifecycle.hpp): histogram passes, each a stage,
+// until every level's window is narrow enough, then pass 2.
+class RiskStages : public StagedJob {
+ public:
+  RiskStages(const io::Job& job, const RunOptions& options, const DeviceList&, const var::VarModel& model,
+             const RiskLimits& limits)
+      : job_(job),
+        options_(options),
+        model_(model),
+        limits_(limits),
+        run_(job.run),
+        spec_(model.spec()),
+        levels_(spec_.confidence.size()),
+        positions_(spec_.portfolio.size()),
+        kernel_(model.risk_kernel(run_.precision, run_.seed)),
+        n_(run_.paths),
+        chunks_((n_ + run_.chunk_paths - 1) / run_.chunk_paths),
+        units_(job_units(run_, chunks_)),
+        my_(plan::my_share({0, units_.size()})),
+        ckpt_(state_) {
+    for (std::uint64_t u = my_.first; u < my_.last; ++u) my_units_.push_back(u);
+    my_first_chunk_ = my_.size() ? units_[my_.first].first_chunk : 0;
+    const std::uint64_t my_chunks = my_.size() ? units_[my_.last - 1].last_chunk - my_first_chunk_ : 0;
+    chunk_moments_.assign(3 * my_chunks, 0.0);  // pass 1's, for this rank's chunks
+    // The first pass's bins span the delta-gamma-normal loss's likely range.
+    mean_ = model.approximate_mean(), sd_ = std::max(model.approximate_sd(), kernel_.unit.unit * 0x1p40);
+    state_.lo = mean_ - 10 * sd_, state_.hi = mean_ + 20 * sd_;
+    state_.windows.resize(levels_);
+  }
 
-ScenarioRun run_risk_job(const io::Job& job, const var::VarModel& model, const RunOptions& options,
-                         const DeviceList& devices, const RiskLimits& limits) {
-  const auto t_start = Clock::now();
-  const io::RunConfig& run = job.run;
-  const var::VarSpec& spec = model.spec();
-  const std::size_t levels = spec.confidence.size(), positions = spec.portfolio.size();
-  const var::RiskKernel kernel = model.risk_kernel(run.precision, run.seed);
-  const std::uint64_t n = run.paths, chunks = (n + run.chunk_paths - 1) / run.chunk_paths;
-  const std::vector<Unit> units = job_units(run, chunks);
-  const plan::Span my = plan::my_share({0, units.size()});
-  const std::uint64_t u0 = my.first, u1 = my.last;
-  std::vector<std::size_t> my_units;
-  for (std::uint64_t u = u0; u < u1; ++u) my_units.push_back(u);
-  const std::uint64_t my_first_chunk = u0 < u1 ? units[u0].first_chunk : 0;
-  const std::uint64_t my_chunks = u0 < u1 ? units[u1 - 1].last_chunk - my_first_chunk : 0;
-  std::vector<double> chunk_moments(3 * my_chunks, 0.0);  // pass 1's, for this rank's chunks
-  // The first pass's bins span the delta-gamma-normal loss's likely range.
-  const double mean = model.approximate_mean(), sd = std::max(model.approximate_sd(), kernel.unit.unit * 0x1p40);
-  PassState state;
-  state.lo = mean - 10 * sd, state.hi = mean + 20 * sd;
-  state.windows.resize(levels);
-  RiskCheckpoints ckpt(options, job_fingerprint(job, devices), units.size(), state);
-  ckpt.load(&state, u0, u1);
-  // A state read back must fit this job before anything indexes it.
-  const bool fits = state.windows.size() == levels && (!state.collecting || state.plan.size() == 2 * levels) &&
-                    (state.passes == 0 || (state.first_pass.counts.size() == static_cast<std::size_t>(reduce::Bins{0, 1, kBins}.size()) &&
-                                           state.chunk_moments.size() == 3 * chunks));
-  if (!fits) throw std::runtime_error("--resume: the checkpoint's state does not match this job's levels or chunks");
-  const double setup_s = since(t_start);
-  const double every_s = run.checkpoint_s;
-  // Each unit once, in the pass under way: from a checkpoint, or run here; then the
-  // collective stop. On an error the finished units are saved first.
-  const auto pass = [&](const auto& empty, reduce::PartialLayout layout, auto&& work, auto&& finish, auto&& extra) {
-    using Tally = std::decay_t<decltype(empty)>;
+  std::uint64_t checkpoint_units() const override { return units_.size(); }
+  reduce::PartialLayout checkpoint_layout() const override { return kCheckpointLayout; }
+  void resume(const std::vector<std::pair<std::string, io::Checkpoint>>& files) override {
+    ckpt_.load(files, io::checkpoint_path(options_.checkpoint_for, 0), &state_, my_.first, my_.last);
+    // A state read back must fit this job before anything indexes it.
+    const bool fits = state_.windows.size() == levels_ && (!state_.collecting || state_.plan.size() == 2 * levels_) &&
+                      (state_.passes == 0 || (state_.first_pass.counts.size() == static_cast<std::size_t>(reduce::Bins{0, 1, kBins}.size()) &&
+                                              state_.chunk_moments.size() == 3 * chunks_));
+    if (!fits) throw std::runtime_error("--resume: the checkpoint's state does not match this job's levels or chunks");
+  }
+  std::optional<std::pair<std::vector<std::uint64_t>, std::string>> checkpoint() override { return ckpt_.pack(); }
+  // The passes' state, before the next pass.
+  bool checkpoint_every_stage() const override { return true; }
+  std::uint64_t progress_total() const override { return 0; }
+
+  bool next_stage() override { return !collected_; }
+  bool dispatch(const DeviceList& devices, StageContext& context) override {
+    if (!state_.collecting) histogram_pass(devices, context);
+    else collect_pass(devices, context);
+    return !stop_requested();
+  }
+  std::string stage_partial() override {
+    Packer out(state_.collecting ? kCollectLayout : kHistogramLayout);
+    if (state_.collecting) {
+      collect_.pack(out);
+    } else {
+      histogram_.pack(out);
+      out.put(recorded() ? chunk_moments_ : std::vector<double>{});
+    }
+    return out.take();
+  }
+  std::string reduce_stage(const std::vector<std::string>& partials) override {
+    if (state_.collecting) {
+      all_ = collect_;
+      for (std::size_t r = 1; r < partials.size(); ++r)
+        all_.add(read_tally(partials[r], kCollectLayout, fmt::format("rank {}", r), empty_collect(), [](Unpacker&) {}));
+      collected_ = true;
+      return {};
+    }
+    const bool record = recorded();
+    Histogram total = histogram_;
+    if (record) state_.chunk_moments.insert(state_.chunk_moments.end(), chunk_moments_.begin(), chunk_moments_.end());
+    for (std::size_t r = 1; r < partials.size(); ++r)
+      total.add(read_tally(partials[r], kHistogramLayout, fmt::format("rank {}", r), empty_histogram(), [&](Unpacker& in) {
+        std::vector<double> m;
+        in.get(m);
+        if (record) state_.chunk_moments.insert(state_.chunk_moments.end(), m.begin(), m.end());
+      }));
+    if (record && state_.chunk_moments.size() != 3 * chunks_)
+      throw std::runtime_error("the ranks' chunk moments do not cover this job's chunks");
+    if (state_.passes == 0) state_.first_pass = total;
+    // Each level takes the narrowest window any pass has given it.
+    const reduce::Bins bins{state_.lo, state_.hi, kBins};
+    int widest = -1;
+    for (std::size_t l = 0; l < levels_; ++l) {
+      const Window w = window_of(bins, total, reduce::level_ranks(spec_.confidence[l], n_));
+      if (state_.passes == 0 || w.count < state_.windows[l].count) state_.windows[l] = w;
+      const bool settled = state_.windows[l].count <= limits_.max_kept;
+      if (!settled && (widest < 0 || state_.windows[l].count > state_.windows[static_cast<std::size_t>(widest)].count))
+        widest = static_cast<int>(l);
+    }
+    std::vector<double> next;
+    if (widest >= 0 && state_.passes + 1 < static_cast<std::uint64_t>(limits_.max_histogram_passes)) {
+      const Window& w = state_.windows[static_cast<std::size_t>(widest)];
+      next = {0, std::max(w.lo, total.min), std::min(w.hi, std::nextafter(total.max, INFINITY))};
+    } else {
+      next = {1};
+      for (const Window& w : state_.windows) next.push_back(w.lo), next.push_back(w.hi);
+    }
+    Packer out(kDecisionLayout);
+    out.put(next);
+    std::string decision = out.take();
+    decide(decision);
+    return decision;
+  }
+  void decide(const std::string& decision) override {
+    if (state_.collecting) return void(collected_ = true);
+    Unpacker in(decision, kDecisionLayout, "rank 0");
+    std::vector<double> next;
+    in.get(next), in.finish();
+    ++state_.passes;
+    if (next.at(0) == 1) state_.collecting = 1, state_.plan.assign(next.begin() + 1, next.end());
+    else state_.lo = next.at(1), state_.hi = next.at(2);
+    ckpt_.next_pass();
+  }
+
+  ScenarioRun results(const std::vector<std::string>&, const DeviceList& devices, double) override;
+  std::uint64_t paths() const override { return n_; }
+
+ private:
+  bool recorded() const { return state_.passes == 0; }  // pass 1 keeps the chunk moments
+  Histogram empty_histogram() const {
+    Histogram h;
+    h.counts.assign(static_cast<std::size_t>(reduce::Bins{state_.lo, state_.hi, kBins}.size()), 0);
+    return h;
+  }
+  Collect empty_collect() const {
+    Collect c;
+    c.size(levels_, positions_);
+    return c;
+  }
+
+  // Each unit of this rank once, in the pass under way: from a checkpoint, or run
+  // here, its tally kept for the checkpoint.
+  template <class Tally, class Work, class Finish, class Extra>
+  Tally pass(const DeviceList& devices, StageContext& context, const Tally& empty, reduce::PartialLayout layout,
+             Work&& work, Finish&& finish, Extra&& extra) {
     Tally mine = empty;
-    for (const auto& [u, bytes] : ckpt.loaded()) {
+    for (const auto& [u, bytes] : ckpt_.loaded()) {
       Tally t = read_tally(bytes, layout, "a checkpoint's unit " + std::to_string(u), empty,
                            [&, u = u](Unpacker& in) { extra.unpack(u, in); });
       mine.add(t);
     }
-    try {
-      const Tally ran = over_units(
-          devices, kernel, units, my_units, run.chunk_paths, empty, work, finish,
-          [&](std::size_t u) { return ckpt.loaded().count(u) > 0; },
-          [&](std::size_t u, const Tally& t) {
-            if (!ckpt.enabled()) return;
-            Packer out(layout);
-            t.pack(out);
-            extra.pack(u, out);
-            ckpt.finished(u, out.take(), every_s);
-          });
-      mine.add(ran);
-    } catch (...) {
-      ckpt.save();  // what finished stays usable
-      throw;
-    }
-    if (mpi::max_over_ranks(stop_requested() ? 1 : 0)) {
-      ckpt.save();
-      throw stopped_by_signal(ckpt.enabled());
-    }
+    const bool saving = context.checkpoints.enabled();
+    mine.add(over_units(
+        devices, kernel_, units_, my_units_, run_.chunk_paths, empty, work, finish,
+        [&](std::size_t u) { return ckpt_.loaded().count(u) > 0; },
+        [&](std::size_t u, const Tally& t) {
+          if (!saving) return;
+          Packer out(layout);
+          t.pack(out);
+          extra.pack(u, out);
+          ckpt_.finished(u, out.take());
+          context.checkpoints.save_if_due();
+        }));
     return mine;
-  };
-  // Pass 1 also keeps each chunk's loss moments, in its units' checkpoints too.
-  struct Moments {
-    const std::vector<Unit>& units;
-    std::vector<double>& moments;
-    std::uint64_t first_chunk;
-    bool kept;
-    double* at(std::uint64_t u) { return &moments[3 * (units[u].first_chunk - first_chunk)]; }
-    std::size_t size(std::uint64_t u) const { return 3 * (units[u].last_chunk - units[u].first_chunk); }
-    void pack(std::uint64_t u, Packer& out) {
-      out.put(kept ? std::vector<double>(at(u), at(u) + size(u)) : std::vector<double>{});
-    }
-    void unpack(std::uint64_t u, Unpacker& in) {
-      std::vector<double> m;
-      in.get(m);
-      if (kept && m.size() == size(u)) std::copy(m.begin(), m.end(), at(u));
-      else if (kept) throw std::runtime_error("a checkpoint's unit " + std::to_string(u) + " does not match this job's chunks");
-    }
-  };
-  struct Nothing {
-    void pack(std::uint64_t, Packer&) {}
-    void unpack(std::uint64_t, Unpacker&) {}
-  };
+  }
 
   // Pass 1, narrowed until each level's window keeps few enough losses.
-  const auto t_sim = Clock::now();
-  while (!state.collecting) {
-    const reduce::Bins bins{state.lo, state.hi, kBins};
-    Histogram empty;
-    empty.counts.assign(static_cast<std::size_t>(bins.size()), 0);
-    const bool record = state.passes == 0;  // chunk moments, once
-    const Histogram mine = pass(
-        empty, kHistogramLayout,
+  void histogram_pass(const DeviceList& devices, StageContext& context) {
+    const reduce::Bins bins{state_.lo, state_.hi, kBins};
+    const bool record = recorded();
+    const var::RiskKernel& kernel = kernel_;
+    const std::uint64_t first_chunk = my_first_chunk_;
+    std::vector<double>& moments = chunk_moments_;
+    histogram_ = pass(
+        devices, context, empty_histogram(), kHistogramLayout,
         [&](std::uint64_t chunk, std::uint64_t, const double* losses, std::uint64_t count, Histogram& h) {
           double m[3] = {0, 0, 0};
           for (std::uint64_t j = 0; j < count; ++j) {
@@ -297,87 +377,87 @@ ScenarioRun run_risk_job(const io::Job& job, const var::VarModel& model, const R
             h.min = std::min(h.min, x), h.max = std::max(h.max, x);
             m[0] += 1, m[1] += x, m[2] += x * x;
           }
-          if (record) std::copy_n(m, 3, &chunk_moments[3 * (chunk - my_first_chunk)]);
+          if (record) std::copy_n(m, 3, &moments[3 * (chunk - first_chunk)]);
         },
-        [](RiskExecutor&, Histogram&) {}, Moments{units, chunk_moments, my_first_chunk, record});
-    const Histogram total = sum_over_ranks(mine, empty, kHistogramLayout);  // collective; the sum is rank 0's
-    if (record) {
-      const auto parts = mpi::gather(chunk_moments);
-      for (const auto& part : parts) state.chunk_moments.insert(state.chunk_moments.end(), part.begin(), part.end());
-    }
-    ++state.passes;
-    std::vector<double> next;  // rank 0's decision: [done, lo, hi] or the windows
-    if (mpi::master()) {
-      if (state.passes == 1) state.first_pass = total;
-      // Each level takes the narrowest window any pass has given it.
-      int widest = -1;
-      for (std::size_t l = 0; l < levels; ++l) {
-        const Window w = window_of(bins, total, reduce::level_ranks(spec.confidence[l], n));
-        if (state.passes == 1 || w.count < state.windows[l].count) state.windows[l] = w;
-        const bool settled = state.windows[l].count <= limits.max_kept;
-        if (!settled && (widest < 0 || state.windows[l].count > state.windows[static_cast<std::size_t>(widest)].count))
-          widest = static_cast<int>(l);
-      }
-      if (widest >= 0 && state.passes < static_cast<std::uint64_t>(limits.max_histogram_passes)) {
-        const Window& w = state.windows[static_cast<std::size_t>(widest)];
-        next = {0, std::max(w.lo, total.min), std::min(w.hi, std::nextafter(total.max, INFINITY))};
-      } else {
-        next = {1};
-        for (const Window& w : state.windows) next.push_back(w.lo), next.push_back(w.hi);
-      }
-    }
-    next = mpi::broadcast(next);
-    if (next[0] == 1) state.collecting = 1, state.plan.assign(next.begin() + 1, next.end());
-    else state.lo = next[1], state.hi = next[2];
-    ckpt.next_pass();
-    if (every_s > 0) ckpt.save();  // the passes' state, before the next pass
+        [](RiskExecutor&, Histogram&) {}, Moments{units_, chunk_moments_, my_first_chunk_, record});
   }
-  const std::vector<double>& plan = state.plan;  // per level: lo, hi of the kept window
-  const std::vector<Window>& windows = state.windows;
-  const Histogram& first_pass = state.first_pass;
-  const int histogram_passes = static_cast<int>(state.passes);
 
   // Pass 2: the windows' losses, the sums above them, and the positions' shares.
-  Collect empty;
-  empty.size(levels, positions);
-  const Collect mine = pass(
-      empty, kCollectLayout,
-      [&](std::uint64_t, std::uint64_t first, const double* losses, std::uint64_t count, Collect& c) {
-        for (std::uint64_t j = 0; j < count; ++j) {
-          const double x = losses[j];
-          std::uint32_t mask = 0;
-          for (std::size_t l = 0; l < levels; ++l) {
-            if (x >= plan[2 * l + 1]) {
-              mask |= 1u << l;
-              if (options.keep_tails) c.above[l].push_back({x, first + j});
-              ++c.tail_count[l];
-              c.tail_sum[l] += kernel.unit.to_fixed(x);
-              c.tail_sum_sq[l] += kernel.square_unit.to_fixed(x * x);
-            } else if (x >= plan[2 * l]) {
-              c.kept[l].push_back({x, first + j});
+  void collect_pass(const DeviceList& devices, StageContext& context) {
+    const std::vector<double>& plan = state_.plan;  // per level: lo, hi of the kept window
+    const std::size_t levels = levels_;
+    const bool keep_tails = options_.keep_tails;
+    const var::RiskKernel& kernel = kernel_;
+    collect_ = pass(
+        devices, context, empty_collect(), kCollectLayout,
+        [&](std::uint64_t, std::uint64_t first, const double* losses, std::uint64_t count, Collect& c) {
+          for (std::uint64_t j = 0; j < count; ++j) {
+            const double x = losses[j];
+            std::uint32_t mask = 0;
+            for (std::size_t l = 0; l < levels; ++l) {
+              if (x >= plan[2 * l + 1]) {
+                mask |= 1u << l;
+                if (keep_tails) c.above[l].push_back({x, first + j});
+                ++c.tail_count[l];
+                c.tail_sum[l] += kernel.unit.to_fixed(x);
+                c.tail_sum_sq[l] += kernel.square_unit.to_fixed(x * x);
+              } else if (x >= plan[2 * l]) {
+                c.kept[l].push_back({x, first + j});
+              }
             }
+            if (mask) c.tail.push_back(first + j), c.masks.push_back(mask);
           }
-          if (mask) c.tail.push_back(first + j), c.masks.push_back(mask);
-        }
-      },
-      [&](RiskExecutor& dev, Collect& unit) {
-        // The unit's tail scenarios, each position's loss summed per level.
-        if (!unit.tail.empty())
-          dev.position_sums(kernel, unit.tail, unit.masks, static_cast<int>(levels), unit.positions.data());
-        unit.tail.clear(), unit.masks.clear();
-      },
-      Nothing{});
-  if (options.checkpoint_at_end) ckpt.save();
-  const Collect all = sum_over_ranks(mine, empty, kCollectLayout);  // collective; the sum is rank 0's
-  double simulate_s = since(t_sim);
+        },
+        [&](RiskExecutor& dev, Collect& unit) {
+          // The unit's tail scenarios, each position's loss summed per level.
+          if (!unit.tail.empty())
+            dev.position_sums(kernel, unit.tail, unit.masks, static_cast<int>(levels), unit.positions.data());
+          unit.tail.clear(), unit.masks.clear();
+        },
+        Nothing{});
+  }
+
+  const io::Job& job_;
+  const RunOptions& options_;
+  const var::VarModel& model_;
+  const RiskLimits limits_;
+  const io::RunConfig& run_;
+  const var::VarSpec& spec_;
+  const std::size_t levels_, positions_;
+  const var::RiskKernel kernel_;
+  const std::uint64_t n_, chunks_;
+  const std::vector<Unit> units_;
+  const plan::Span my_;
+  std::vector<std::size_t> my_units_;
+  std::uint64_t my_first_chunk_ = 0;
+  std::vector<double> chunk_moments_;
+  double mean_ = 0, sd_ = 0;
+  PassState state_;
+  RiskCheckpoints ckpt_;
+  Histogram histogram_;  // this rank's, of the histogram pass under way
+  Collect collect_, all_;  // this rank's pass 2, and (rank 0) every rank's
+  bool collected_ = false;
+};
+
+// The figures, and one look at the scenarios at and above each VaR for the
+// positions' contributions.
+ScenarioRun RiskStages::results(const std::vector<std::string>&, const DeviceList& devices, double) {
+  const std::uint64_t n = n_, chunks = chunks_;
+  const std::size_t levels = levels_, positions = positions_;
+  const var::VarSpec& spec = spec_;
+  const var::VarModel& model = model_;
+  const var::RiskKernel& kernel = kernel_;
+  const RunOptions& options = options_;
+  const Collect& all = all_;
+  const std::vector<Window>& windows = state_.windows;
+  const Histogram& first_pass = state_.first_pass;
+  const int histogram_passes = static_cast<int>(state_.passes);
+  const double mean = mean_, sd = sd_;
+  PassState& state = state_;
+  ScenarioRun r;
 
   // The figures, and one look at the scenarios at and above each VaR for the
   // positions' contributions.
-  const auto t_red = Clock::now();
-  ScenarioRun r;
-  r.paths = n;
-  if (!mpi::master()) return r;
-
   const var::Units fixed{kernel.unit, kernel.square_unit};
   std::vector<var::LevelFigures> figures;
   for (std::size_t l = 0; l < levels; ++l)
@@ -404,7 +484,6 @@ ScenarioRun run_risk_job(const io::Job& job, const var::VarModel& model, const R
   }
   std::vector<Fixed> sums(2 * 3 * levels * positions, 0);
   if (!listed.empty()) devices.front()->executor<RiskExecutor>().position_sums(kernel, listed, masks, static_cast<int>(3 * levels), sums.data());
-  simulate_s += since(t_red);
 
   // Position k (revaluation order) is config position order[k].
   const std::vector<int> order = var::revaluation_order(spec);
@@ -484,11 +563,20 @@ ScenarioRun run_risk_job(const io::Job& job, const var::VarModel& model, const R
     scenario.batches.add({reduce::normal_estimate("pnl_mean", -mean, NAN, count), reduce::normal_estimate("pnl_sd", sd, NAN, count)});
   }
 
-  const double reduce_s = since(t_red);
-  r.stage_seconds = {{"setup", setup_s}, {"simulate", simulate_s}, {"reduce", reduce_s}};
   // Every pass revalues every scenario: paths per second counts scenarios once per pass.
   r.work = static_cast<double>(n) * (histogram_passes + 1);
   return r;
+}
+
+}  // namespace
+
+ScenarioRun run_risk_scenario(const io::Job& job, const RunOptions& options, const DeviceList& devices) {
+  return run_risk_job(job, dynamic_cast<const var::VarModel&>(*job.model), options, devices);
+}
+
+ScenarioRun run_risk_job(const io::Job& job, const var::VarModel& model, const RunOptions& options,
+                         const DeviceList& devices, const RiskLimits& limits) {
+  return run_family<RiskStages>(job, options, devices, model, limits);
 }
 
 }  // namespace mcsim

@@ -22,6 +22,7 @@
 #include <stdexcept>
 
 #include "app/exec/transport/executor.hpp"
+#include "app/run/lifecycle.hpp"
 #include "app/run/plan.hpp"
 #include "app/run/progress.hpp"
 #include "app/run/signals.hpp"
@@ -83,22 +84,6 @@ constexpr std::size_t kRow = 7;
 void check_slots(std::uint64_t got, std::size_t slots, std::size_t n, std::size_t rows, const std::string& where) {
   if (got != slots || n != rows * slots) throw std::runtime_error("the partial from " + where + " does not match this job's tallies");
 }
-
-// Checkpoint timing and the collective stop: every rank calls after_step() as often.
-struct Saver {
-  double every_s;
-  Clock::time_point last = Clock::now();
-  bool enabled;
-  // True when every rank should save now; throws Stopped (after `save`) on a signal.
-  template <class Save>
-  void after_step(const Save& save) {
-    if (mpi::max_over_ranks(stop_requested() ? 1 : 0)) {
-      if (enabled) save();
-      throw stopped_by_signal(enabled);
-    }
-    if (enabled && every_s > 0 && since(last) >= every_s) save(), last = Clock::now();
-  }
-};
 
 // Batch statistics over rows of slots, each row a batch of histories.
 // Every slot's exact sum and squared spread come from two passes along the rows
@@ -254,340 +239,400 @@ std::vector<std::string> slot_names() {
   return {"transmission", "reflection", "absorption", "leakage", "collisions", "k_collision", "k_absorption", "k_track"};
 }
 
-}  // namespace
+// What both kinds of transport run share: the kernel, its tallies' slots, and
+// the results' common part.
+class TransportStages : public StagedJob {
+ public:
+  TransportStages(const io::Job& job, const RunOptions& options)
+      : job_(job),
+        options_(options),
+        model_(dynamic_cast<const transport::TransportModel&>(*job.model)),
+        spec_(model_.spec()),
+        run_(job.run),
+        kernel_(model_.transport_kernel(run_.precision, run_.seed)),
+        view_(kernel_.in_double.view()),
+        slots_(static_cast<std::size_t>(kernel_.slots())),
+        n_(run_.paths) {}
 
-ScenarioRun run_transport_scenario(const io::Job& job, const RunOptions& options, const DeviceList& devices) {
-  const auto& model = dynamic_cast<const transport::TransportModel&>(*job.model);
-  const auto t_start = Clock::now();
-  const io::RunConfig& run = job.run;
-  const transport::TransportSpec& spec = model.spec();
-  const transport::TransportKernel kernel = model.transport_kernel(run.precision, run.seed);
-  const transport::TransportView<double> view = kernel.in_double.view();
-  const auto slots = static_cast<std::size_t>(kernel.slots());
-  const std::uint64_t n = run.paths;
-  const int rank = mpi::rank(), ranks = mpi::size();
-  const double setup_s = since(t_start);
-  const auto t_sim = Clock::now();
+ protected:
+  // The results both kinds give: references, the tally layout, collision rates,
+  // and the executors' time as its own stage.
+  ScenarioRun finish(io::ScenarioResult scenario, std::vector<std::string> layout, double stages_s) const {
+    ScenarioRun r;
+    scenario.references = model_.references();
+    scenario.tally_layout = std::move(layout);
+    scenario.diagnostics.emplace_back("collisions_per_history", collisions_ / static_cast<double>(paths()));
+    scenario.diagnostics.emplace_back("collisions_per_s", stages_s > 0 ? collisions_ / stages_s : 0.0);
+    r.scenario = std::move(scenario);
+    // histories: the executors' calls (histories, copies to and from devices); the
+    // rest of the stages is gathering rows, the bank's draws and messages.
+    r.stage_seconds = {{"histories", histories_s_}};
+    r.work = static_cast<double>(paths());
+    return r;
+  }
 
-  io::ScenarioResult scenario;
-  double histories_s = 0;  // in the backends' calls: histories, copies to and from devices
-  std::uint64_t histories = 0;
-  double collisions = 0;
-  std::vector<std::string> layout = slot_names();
-  if (!spec.eigenvalue) {
-    // This rank's chunks, a unit of them at a time, less those a checkpoint holds.
-    const std::uint64_t C = run.chunk_paths, chunks = (n + C - 1) / C;
-    const plan::Span my = plan::share({0, chunks}, rank, ranks);
-    const std::uint64_t c0 = my.first, c1 = my.last;
-    const TransportBatch whole{0, 0, n, C, nullptr, 1};
-    std::vector<std::uint64_t> mine((c1 - c0) * slots, 0);
-    std::vector<char> done(c1 - c0, 0);
-    const std::string fp = job_fingerprint(job, devices);
-    for (const auto& [file, c] : resume_checkpoints(options, fp, chunks, kRowsLayout)) {
+  const io::Job& job_;
+  const RunOptions& options_;
+  const transport::TransportModel& model_;
+  const transport::TransportSpec& spec_;
+  const io::RunConfig& run_;
+  const transport::TransportKernel kernel_;
+  const transport::TransportView<double> view_;
+  const std::size_t slots_;
+  const std::uint64_t n_;
+  double histories_s_ = 0;  // in the executors' calls
+  double collisions_ = 0;   // rank 0
+};
+
+// Fixed source: one stage, this rank's chunks a unit of them at a time, less those
+// a checkpoint holds; rank 0 takes every rank's rows at the end.
+class FixedSourceStages : public TransportStages {
+ public:
+  FixedSourceStages(const io::Job& job, const RunOptions& options, const DeviceList&)
+      : TransportStages(job, options),
+        chunks_((n_ + run_.chunk_paths - 1) / run_.chunk_paths),
+        my_(plan::my_share({0, chunks_})),
+        mine_(my_.size() * slots_, 0),
+        done_(my_.size(), 0) {}
+
+  std::uint64_t checkpoint_units() const override { return chunks_; }
+  reduce::PartialLayout checkpoint_layout() const override { return kRowsLayout; }
+  void resume(const std::vector<std::pair<std::string, io::Checkpoint>>& files) override {
+    for (const auto& [file, c] : files) {
       const std::string where = "checkpoint '" + file + "'";
       reduce::Unpacker in(c.partial, kRowsLayout, where);
       std::uint64_t width = 0;
       std::vector<std::uint64_t> rows;
       in.get(width), in.get(rows), in.finish();
-      check_slots(width, slots, rows.size(), c.done.size(), where);
+      check_slots(width, slots_, rows.size(), c.done.size(), where);
       for (std::size_t i = 0; i < c.done.size(); ++i)
-        if (c.done[i] >= c0 && c.done[i] < c1) {
-          std::copy_n(&rows[i * slots], slots, &mine[(c.done[i] - c0) * slots]);
-          done[c.done[i] - c0] = 1;
+        if (c.done[i] >= my_.first && c.done[i] < my_.last) {
+          std::copy_n(&rows[i * slots_], slots_, &mine_[(c.done[i] - my_.first) * slots_]);
+          done_[c.done[i] - my_.first] = 1;
         }
     }
-    const auto save = [&] {
-      std::vector<std::uint64_t> finished, rows;
-      for (std::uint64_t c = c0; c < c1; ++c)
-        if (done[c - c0])
-          finished.push_back(c), rows.insert(rows.end(), &mine[(c - c0) * slots], &mine[(c - c0 + 1) * slots]);
-      reduce::Packer out(kRowsLayout);
-      out.put(static_cast<std::uint64_t>(slots)), out.put(rows);
-      write_rank_checkpoint(options, fp, chunks, std::move(finished), kRowsLayout, out.take());
-    };
-    // Units: runs of chunks still to do, of about a 64th of the job (for progress
-    // and checkpoints), at least a chunk per CPU thread and at most kUnitHistories
-    // histories each.
+  }
+  std::optional<std::pair<std::vector<std::uint64_t>, std::string>> checkpoint() override {
+    std::vector<std::uint64_t> finished, rows;
+    for (std::uint64_t c = my_.first; c < my_.last; ++c)
+      if (done_[c - my_.first])
+        finished.push_back(c), rows.insert(rows.end(), &mine_[(c - my_.first) * slots_], &mine_[(c - my_.first + 1) * slots_]);
+    reduce::Packer out(kRowsLayout);
+    out.put(static_cast<std::uint64_t>(slots_)), out.put(rows);
+    return std::make_pair(std::move(finished), out.take());
+  }
+  std::uint64_t progress_total() const override { return n_; }
+
+  bool next_stage() override { return !ran_ && (ran_ = true); }
+  // Units: runs of chunks still to do, of about a 64th of the job (for progress
+  // and checkpoints), at least a chunk per CPU thread and at most kUnitHistories
+  // histories each.
+  bool dispatch(const DeviceList& devices, StageContext& context) override {
+    const std::uint64_t C = run_.chunk_paths;
     std::vector<plan::Span> todo;
-    for (std::uint64_t c = c0; c < c1; ++c) {
-      if (done[c - c0]) continue;
+    for (std::uint64_t c = my_.first; c < my_.last; ++c) {
+      if (done_[c - my_.first]) continue;
       if (!todo.empty() && todo.back().last == c) ++todo.back().last;
       else todo.push_back({c, c + 1});
     }
     std::uint64_t least = 1;
     for (const Device* d : devices) least = std::max(least, d->min_unit());
     const std::uint64_t most = kUnitHistories / C;
-    const std::vector<plan::Span> units = plan::cut(todo, plan::unit_size(chunks, 1, 64, std::min(least, most), most));
-    Saver saver{run.checkpoint_s, Clock::now(), !options.checkpoint_for.empty()};
-    Progress progress(n, options.progress && mpi::master());
-    const auto steps = static_cast<std::size_t>(mpi::max_over_ranks(static_cast<int>(units.size())));
-    try {
-      for (std::size_t i = 0; i < steps; ++i) {
-        if (i < units.size()) {
-          const auto [a, b] = units[i];
-          const auto t = Clock::now();
-          run_rows(devices, kernel, whole, a, b, &mine[(a - c0) * slots], nullptr);
-          histories_s += since(t);
-          std::fill(done.begin() + static_cast<std::ptrdiff_t>(a - c0), done.begin() + static_cast<std::ptrdiff_t>(b - c0), 1);
-          progress.add(std::min(n, b * C) - a * C);
-        }
-        saver.after_step(save);
-      }
-    } catch (const Stopped&) {
-      throw;
-    } catch (...) {
-      if (saver.enabled) save();  // what finished stays usable
-      throw;
+    const TransportBatch whole{0, 0, n_, C, nullptr, 1};
+    for (const plan::Span& u : plan::cut(todo, plan::unit_size(chunks_, 1, 64, std::min(least, most), most))) {
+      if (stop_requested()) return false;
+      const auto t = Clock::now();
+      run_rows(devices, kernel_, whole, u.first, u.last, &mine_[(u.first - my_.first) * slots_], nullptr);
+      histories_s_ += since(t);
+      std::fill(done_.begin() + static_cast<std::ptrdiff_t>(u.first - my_.first),
+                done_.begin() + static_cast<std::ptrdiff_t>(u.last - my_.first), 1);
+      context.progress.add(std::min(n_, u.last * C) - u.first * C);
+      context.checkpoints.save_if_due();
     }
-    progress.finish();
-    if (saver.enabled && options.checkpoint_at_end) save();
-    // Rank 0 takes every rank's rows, in rank order (one rank: its own).
-    std::vector<std::uint64_t> rows;
-    if (ranks == 1) {
-      rows = std::move(mine);
-    } else {
-      reduce::Packer out(kRowsLayout);
-      out.put(static_cast<std::uint64_t>(slots)), out.put(mine);
-      const auto parts = mpi::gather(out.take());
-      for (std::size_t r = 0; r < parts.size(); ++r) {
-        const std::string where = fmt::format("rank {}", r);
-        reduce::Unpacker in(parts[r], kRowsLayout, where);
-        std::uint64_t width = 0;
-        std::vector<std::uint64_t> part;
-        in.get(width), in.get(part), in.finish();
-        check_slots(width, slots, part.size(), part.size() / slots, where);
-        rows.insert(rows.end(), part.begin(), part.end());
-      }
+    return true;
+  }
+  std::string reduce_stage(const std::vector<std::string>&) override { return {}; }
+
+  std::string final_partial() override { return pack_rows(); }
+  ScenarioRun results(const std::vector<std::string>& partials, const DeviceList&, double stages_s) override {
+    // Every rank's rows, in rank order.
+    std::vector<std::uint64_t> rows = std::move(mine_);
+    for (std::size_t r = 1; r < partials.size(); ++r) {
+      const std::string where = fmt::format("rank {}", r);
+      reduce::Unpacker in(partials[r], kRowsLayout, where);
+      std::uint64_t width = 0;
+      std::vector<std::uint64_t> part;
+      in.get(width), in.get(part), in.finish();
+      check_slots(width, slots_, part.size(), part.size() / slots_, where);
+      rows.insert(rows.end(), part.begin(), part.end());
     }
-    if (mpi::master()) {
-      const Batches b{rows, slots, n, C};
-      tally_estimates(model, view, b, &scenario);
-      // The estimates on batches of chunks, for paired differences between scenarios.
-      const std::uint64_t B = reduce::batch_count(b.count());
-      for (std::uint64_t k = 0; k < B; ++k) {
-        const auto [first, last] = reduce::batch_rows(k, B, b.count());
-        const std::vector<std::uint64_t> part(rows.begin() + static_cast<std::ptrdiff_t>(first * slots),
-                                              rows.begin() + static_cast<std::ptrdiff_t>(last * slots));
-        io::ScenarioResult one;
-        tally_estimates(model, view, Batches{part, slots, std::min(n, last * C) - first * C, C}, &one, false);
-        scenario.batches.add(one.estimates);
-      }
-      collisions = b.of("", transport::slot::Collisions).value * static_cast<double>(n);
-      for (std::size_t r = 0; r < b.count(); ++r)
-        for (int s = 0; s < transport::slot::KCollision; ++s)
-          scenario.chunk_tallies.push_back(static_cast<double>(rows[r * slots + static_cast<std::size_t>(s)]) * transport::kTallyUnit);
-      layout.resize(transport::slot::KCollision);
+    const std::uint64_t C = run_.chunk_paths;
+    io::ScenarioResult scenario;
+    const Batches b{rows, slots_, n_, C};
+    tally_estimates(model_, view_, b, &scenario);
+    // The estimates on batches of chunks, for paired differences between scenarios.
+    const std::uint64_t B = reduce::batch_count(b.count());
+    for (std::uint64_t k = 0; k < B; ++k) {
+      const auto [first, last] = reduce::batch_rows(k, B, b.count());
+      const std::vector<std::uint64_t> part(rows.begin() + static_cast<std::ptrdiff_t>(first * slots_),
+                                            rows.begin() + static_cast<std::ptrdiff_t>(last * slots_));
+      io::ScenarioResult one;
+      tally_estimates(model_, view_, Batches{part, slots_, std::min(n_, last * C) - first * C, C}, &one, false);
+      scenario.batches.add(one.estimates);
     }
-    histories = n;
-  } else {
-    // Generations: every rank runs its rows of the generation; rank 0 gathers the
-    // tallies and the bank, draws the next sites and sends them to all.
-    const std::uint64_t generations = spec.inactive + spec.active;
-    const std::uint64_t rows_per_gen = (n + kGenerationRow - 1) / kGenerationRow;
-    const plan::Span my_rows = plan::share({0, rows_per_gen}, rank, ranks);
-    const std::uint64_t r0 = my_rows.first, r1 = my_rows.last;
-    std::vector<Site<double>> sites;  // this generation's, all N (empty: the source)
-    double k = 1;
-    std::vector<std::uint64_t> active_rows;  // per active generation: the slots summed over its rows
-    std::vector<std::array<double, 3>> k_active;
-    std::vector<double> generation_rows;
+    collisions_ = b.of("", transport::slot::Collisions).value * static_cast<double>(n_);
+    for (std::size_t r = 0; r < b.count(); ++r)
+      for (int s = 0; s < transport::slot::KCollision; ++s)
+        scenario.chunk_tallies.push_back(static_cast<double>(rows[r * slots_ + static_cast<std::size_t>(s)]) * transport::kTallyUnit);
+    std::vector<std::string> layout = slot_names();
+    layout.resize(transport::slot::KCollision);
+    return finish(std::move(scenario), std::move(layout), stages_s);
+  }
+  std::uint64_t paths() const override { return n_; }
+
+ private:
+  std::string pack_rows() const {
+    reduce::Packer out(kRowsLayout);
+    out.put(static_cast<std::uint64_t>(slots_)), out.put(mine_);
+    return out.take();
+  }
+  const std::uint64_t chunks_;
+  const plan::Span my_;
+  std::vector<std::uint64_t> mine_;  // this rank's rows of slots, one per chunk
+  std::vector<char> done_;
+  bool ran_ = false;
+};
+
+// Eigenvalue: a stage per generation. Every rank runs its rows of the generation;
+// rank 0 gathers the tallies and the bank, draws the next sites and sends them to
+// all.
+class EigenvalueStages : public TransportStages {
+ public:
+  EigenvalueStages(const io::Job& job, const RunOptions& options, const DeviceList& devices)
+      : TransportStages(job, options),
+        generations_(spec_.inactive + spec_.active),
+        my_rows_(plan::my_share({0, (n_ + kGenerationRow - 1) / kGenerationRow})),
+        first_executor_(devices.front()->executor<TransportExecutor>()),
+        // One rank on one device that keeps the sites: the bank stays there, and
+        // only the tallies and its mesh counts come back.
+        kept_(mpi::size() == 1 && devices.size() == 1 && first_executor_.keeps_sites()),
+        mine_(my_rows_.size() * slots_) {
     // The bank's entropy mesh: the flux mesh's bins, or 32.
-    transport::SourceMesh mesh;
-    mesh.low = spec.geometry.shape == transport::Shape::Slab ? spec.geometry.surfaces.front() : 0.0;
-    mesh.high = spec.geometry.shape == transport::Shape::Infinite ? 1.0 : spec.geometry.surfaces.back();
-    mesh.bins = spec.geometry.shape == transport::Shape::Infinite ? 1 : spec.tallies.flux_bins > 1 ? spec.tallies.flux_bins : 32;
-    // Every finished generation's slots summed over its rows, and its row of the
-    // k_generation table (kRow values): what a checkpoint holds.
-    std::vector<std::uint64_t> record_sums;
-    std::vector<double> record_rows;
-    // A generation's slot `s` per source neutron.
-    const auto per = [&](const std::vector<std::uint64_t>& sums, int s) {
-      return static_cast<double>(sums[static_cast<std::size_t>(s)]) * transport::kTallyUnit / static_cast<double>(n);
-    };
-    const auto record = [&](std::uint64_t g, const std::vector<std::uint64_t>& sums, const double* row) {
-      generation_rows.insert(generation_rows.end(), row, row + kRow);
-      collisions += per(sums, transport::slot::Collisions) * static_cast<double>(n);
-      if (g >= spec.inactive) {
-        active_rows.insert(active_rows.end(), sums.begin(), sums.end());
-        k_active.push_back({row[1], row[2], row[3]});
-      }
-      record_sums.insert(record_sums.end(), sums.begin(), sums.end());
-      record_rows.insert(record_rows.end(), row, row + kRow);
-    };
-    // A checkpoint: the finished generations' records, and the next generation's k
-    // and sites (rank 0's; the others hold only their rows).
-    const std::string fp = job_fingerprint(job, devices);
-    std::uint64_t first_g = 0;
-    for (const auto& [file, c] : resume_checkpoints(options, fp, generations, kGenerationsLayout)) {
+    mesh_.low = spec_.geometry.shape == transport::Shape::Slab ? spec_.geometry.surfaces.front() : 0.0;
+    mesh_.high = spec_.geometry.shape == transport::Shape::Infinite ? 1.0 : spec_.geometry.surfaces.back();
+    mesh_.bins = spec_.geometry.shape == transport::Shape::Infinite ? 1 : spec_.tallies.flux_bins > 1 ? spec_.tallies.flux_bins : 32;
+    counts_.resize(static_cast<std::size_t>(mesh_.bins));
+  }
+
+  std::uint64_t checkpoint_units() const override { return generations_; }
+  reduce::PartialLayout checkpoint_layout() const override { return kGenerationsLayout; }
+  // A checkpoint: the finished generations' records, and the next generation's k
+  // and sites (rank 0's; the others hold only their rows).
+  void resume(const std::vector<std::pair<std::string, io::Checkpoint>>& files) override {
+    for (const auto& [file, c] : files) {
       const std::string where = "checkpoint '" + file + "'";
       reduce::Unpacker in(c.partial, kGenerationsLayout, where);
       std::uint64_t width = 0;
       std::vector<std::uint64_t> sums;
       std::vector<double> rows;
-      in.get(width), in.get(sums), in.get(rows), in.get(k), in.get(sites), in.finish();
-      first_g = c.done.size();
-      check_slots(width, slots, sums.size(), first_g, where);
-      if (rows.size() != first_g * kRow || first_g > generations || (first_g > 0 && sites.size() != n))
+      in.get(width), in.get(sums), in.get(rows), in.get(k_), in.get(sites_), in.finish();
+      g_ = c.done.size();
+      check_slots(width, slots_, sums.size(), g_, where);
+      if (rows.size() != g_ * kRow || g_ > generations_ || (g_ > 0 && sites_.size() != n_))
         throw std::runtime_error("the partial from " + where + " does not match this job's generations");
-      for (std::uint64_t g = 0; g < first_g; ++g)
-        record(g, std::vector<std::uint64_t>(&sums[g * slots], &sums[(g + 1) * slots]), &rows[g * kRow]);
+      for (std::uint64_t g = 0; g < g_; ++g)
+        record(g, std::vector<std::uint64_t>(&sums[g * slots_], &sums[(g + 1) * slots_]), &rows[g * kRow]);
     }
-    // One rank on one device that keeps the sites: the bank stays there, and only
-    // the tallies and its mesh counts come back. Otherwise rank 0 gathers the bank.
-    TransportExecutor& first_executor = devices.front()->executor<TransportExecutor>();
-    const bool kept = ranks == 1 && devices.size() == 1 && first_executor.keeps_sites();
-    bool device_holds = false;  // the device holds the next generation's sites
-    const auto save = [&] {
-      if (!mpi::master()) return;
-      if (device_holds) first_executor.kept_sites(&sites);
-      std::vector<std::uint64_t> finished(record_rows.size() / kRow);
-      for (std::uint64_t g = 0; g < finished.size(); ++g) finished[g] = g;
-      reduce::Packer out(kGenerationsLayout);
-      out.put(static_cast<std::uint64_t>(slots)), out.put(record_sums), out.put(record_rows), out.put(k), out.put(sites);
-      write_rank_checkpoint(options, fp, generations, std::move(finished), kGenerationsLayout, out.take());
-    };
-    Saver saver{run.checkpoint_s, Clock::now(), !options.checkpoint_for.empty()};
-    Progress progress(n * generations, options.progress && mpi::master());
-    progress.add(n * first_g);
-    // Buffers kept across generations: each holds about N sites, and fresh ones
-    // would cost their page faults every generation.
-    std::vector<Site<double>> bank, drawn;
-    std::vector<std::uint64_t> mine((r1 - r0) * slots), counts(static_cast<std::size_t>(mesh.bins));
-    for (std::uint64_t g = first_g; g < generations; ++g) {
-      TransportBatch whole{transport::generation_stream(g, 0), 0, n, kGenerationRow, sites.empty() ? nullptr : sites.data(), k};
-      // The next generation's sites come from the bank by systematic sampling with
-      // this one uniform of the generation's own.
-      rng::Stream stream(run.seed, transport::generation_stream(g, std::uint64_t{1} << 39));
-      const double u = rng::uniforms<double>(stream).z[0];
-      std::vector<std::uint64_t> sums(slots, 0);
-      const auto add_rows = [&](const std::vector<std::uint64_t>& rows, std::size_t count) {
-        for (std::size_t i = 0; i < count; ++i) sums[i % slots] += rows[i];
-      };
-      std::uint64_t banked = 0;
-      const auto t = Clock::now();
-      if (kept) {
-        if (device_holds) whole.sites = nullptr, whole.kept_sites = true;
-        // One row: the device sums the generation's tallies before they come back
-        // (integer sums, so the bits of any rows).
-        whole.chunk = n;
-        banked = first_executor.generation(kernel, whole, mesh, u, mine.data(), counts.data());
-        device_holds = banked > 0;
-        histories_s += since(t);
-        add_rows(mine, slots);
-      } else {
-        bank.clear();
-        run_rows(devices, kernel, whole, r0, r1, mine.data(), &bank);
-        histories_s += since(t);
-        // Rank 0 takes every rank's rows and bank, in rank order (one rank: its own).
-        if (ranks > 1) {
-          reduce::Packer out(kBankLayout);
-          out.put(static_cast<std::uint64_t>(slots)), out.put(mine), out.put(bank);
-          const auto parts = mpi::gather(out.take());
-          bank.clear();
-          for (std::size_t r = 0; r < parts.size(); ++r) {
-            const std::string where = fmt::format("rank {}", r);
-            reduce::Unpacker in(parts[r], kBankLayout, where);
-            std::uint64_t width = 0;
-            std::vector<std::uint64_t> rows;
-            std::vector<Site<double>> part;
-            in.get(width), in.get(rows), in.get(part), in.finish();
-            check_slots(width, slots, rows.size(), rows.size() / slots, where);
-            add_rows(rows, rows.size());
-            bank.insert(bank.end(), part.begin(), part.end());
-          }
-        } else {
-          add_rows(mine, mine.size());
-        }
-        if (mpi::master()) {
-          banked = bank.size();
-          std::fill(counts.begin(), counts.end(), 0);
-          for (const auto& site : bank) ++counts[static_cast<std::size_t>(transport::source_bin(mesh, site.pos))];
-          drawn.resize(banked > 0 ? n : 0);
-          for (std::uint64_t j = 0; j < drawn.size(); ++j) drawn[j] = bank[transport::drawn_index(j, u, banked, n)];
-        }
-      }
-      progress.add(n);
-      reduce::Packer next(kSitesLayout);
-      if (mpi::master()) {
-        if (banked == 0) throw std::runtime_error(fmt::format("generation {}: no fission sites; the chain died out", g));
-        const double row[kRow] = {static_cast<double>(g), per(sums, transport::slot::KCollision),
-                                  per(sums, transport::slot::KAbsorption), per(sums, transport::slot::KTrack),
-                                  transport::entropy(counts), static_cast<double>(banked), g >= spec.inactive ? 1.0 : 0.0};
-        record(g, sums, row);
-        k = row[1];
-        if (ranks > 1) next.put(k), next.put(drawn);
-      }
-      if (ranks > 1) {
-        const std::string sent = mpi::broadcast(next.take());
-        reduce::Unpacker in(sent, kSitesLayout, "rank 0");
-        in.get(k), in.get(sites), in.finish();
-      } else if (!kept) {
-        std::swap(sites, drawn);
-      }
-      saver.after_step(save);
-    }
-    progress.finish();
-    if (saver.enabled && options.checkpoint_at_end) save();
-    if (mpi::master()) {
-      const std::uint64_t active = spec.active;
-      std::vector<double> weights;
-      // k's three estimators and the tallies over generations [g0, g1) of the active
-      // ones; k_eff combines them with `weights`.
-      const auto estimates = [&](std::uint64_t g0, std::uint64_t g1, io::ScenarioResult* out, bool with_table) {
-        const std::vector<std::uint64_t> part(active_rows.begin() + static_cast<std::ptrdiff_t>(g0 * slots),
-                                              active_rows.begin() + static_cast<std::ptrdiff_t>(g1 * slots));
-        const Batches b{part, slots, n * (g1 - g0), n};
-        double k_eff = 0;
-        for (std::uint64_t g = g0; g < g1; ++g)
-          for (std::size_t i = 0; i < 3; ++i) k_eff += weights[i] * k_active[g][i] / static_cast<double>(g1 - g0);
-        out->estimates.push_back(reduce::normal_estimate("k_eff", k_eff, NAN, g1 - g0));
-        out->estimates.push_back(b.of("k_collision", transport::slot::KCollision));
-        out->estimates.push_back(b.of("k_absorption", transport::slot::KAbsorption));
-        out->estimates.push_back(b.of("k_track", transport::slot::KTrack));
-        tally_estimates(model, view, b, out, with_table);
-      };
-      const reduce::Estimate k_eff = combined_k(k_active, &weights);
-      if (weights.size() != 3) weights = {1, 0, 0};  // no combination: the collision estimator
-      estimates(0, active, &scenario, true);
-      scenario.estimates.front() = k_eff;  // with its error from the estimators' covariance
-      // The same on batches of generations, for paired differences between scenarios.
-      const std::uint64_t B = reduce::batch_count(active);
-      for (std::uint64_t k = 0; k < B; ++k) {
-        const auto [first, last] = reduce::batch_rows(k, B, active);
-        io::ScenarioResult one;
-        estimates(first, last, &one, false);
-        scenario.batches.add(one.estimates);
-      }
-      scenario.diagnostics.emplace_back("k_weight_collision", weights[0]);
-      scenario.diagnostics.emplace_back("k_weight_absorption", weights[1]);
-      scenario.diagnostics.emplace_back("k_weight_track", weights[2]);
-      double h_mean = 0;
-      for (std::size_t g = spec.inactive; g < generations; ++g) h_mean += generation_rows[g * 7 + 4] / static_cast<double>(active);
-      scenario.diagnostics.emplace_back("entropy_active_mean", h_mean);
-      scenario.tables.push_back({"k_generation", {"generation", "k_collision", "k_absorption", "k_track", "entropy", "bank_sites", "active"},
-                                 generation_rows});
-      for (std::size_t r = 0; r < active; ++r)
-        for (int s = 0; s < transport::slot::Scalars; ++s)
-          scenario.chunk_tallies.push_back(static_cast<double>(active_rows[r * slots + static_cast<std::size_t>(s)]) * transport::kTallyUnit);
-    }
-    histories = n * generations;
   }
-  double simulate_s = since(t_sim);
-  const auto t_red = Clock::now();
-  ScenarioRun r;
-  r.paths = histories;
-  if (!mpi::master()) return r;
+  std::optional<std::pair<std::vector<std::uint64_t>, std::string>> checkpoint() override {
+    // A generation cut short on a device that keeps the sites leaves them unknown;
+    // elsewhere the state is the last finished generation's until rank 0 reduces.
+    if (!mpi::master() || (running_ && kept_)) return std::nullopt;
+    if (device_holds_) first_executor_.kept_sites(&sites_);
+    std::vector<std::uint64_t> finished(record_rows_.size() / kRow);
+    for (std::uint64_t g = 0; g < finished.size(); ++g) finished[g] = g;
+    reduce::Packer out(kGenerationsLayout);
+    out.put(static_cast<std::uint64_t>(slots_)), out.put(record_sums_), out.put(record_rows_), out.put(k_), out.put(sites_);
+    return std::make_pair(std::move(finished), out.take());
+  }
+  std::uint64_t progress_total() const override { return n_ * generations_; }
+  std::uint64_t progress_done() const override { return n_ * g_; }
 
-  scenario.references = model.references();
-  scenario.tally_layout = layout;
-  scenario.diagnostics.emplace_back("collisions_per_history", collisions / static_cast<double>(histories));
-  scenario.diagnostics.emplace_back("collisions_per_s", simulate_s > 0 ? collisions / simulate_s : 0.0);
-  r.scenario = std::move(scenario);
-  // simulate = histories (the executors' calls) + the rest: gathering rows, the
-  // bank's draws and messages, the statistics.
-  r.stage_seconds = {{"setup", setup_s}, {"simulate", simulate_s}, {"histories", histories_s}, {"reduce", since(t_red)}};
-  r.work = static_cast<double>(histories);
-  return r;
+  bool next_stage() override { return g_ < generations_; }
+  // A stop is taken between generations, where the state is whole.
+  bool dispatch(const DeviceList& devices, StageContext& context) override {
+    if (stop_requested()) return false;
+    running_ = true;
+    TransportBatch whole{transport::generation_stream(g_, 0), 0, n_, kGenerationRow, sites_.empty() ? nullptr : sites_.data(), k_};
+    // The next generation's sites come from the bank by systematic sampling with
+    // this one uniform of the generation's own.
+    rng::Stream stream(run_.seed, transport::generation_stream(g_, std::uint64_t{1} << 39));
+    u_ = rng::uniforms<double>(stream).z[0];
+    const auto t = Clock::now();
+    if (kept_) {
+      if (device_holds_) whole.sites = nullptr, whole.kept_sites = true;
+      // One row: the device sums the generation's tallies before they come back
+      // (integer sums, so the bits of any rows).
+      whole.chunk = n_;
+      banked_ = first_executor_.generation(kernel_, whole, mesh_, u_, mine_.data(), counts_.data());
+      device_holds_ = banked_ > 0;
+    } else {
+      bank_.clear();
+      run_rows(devices, kernel_, whole, my_rows_.first, my_rows_.last, mine_.data(), &bank_);
+    }
+    histories_s_ += since(t);
+    context.progress.add(n_);
+    return true;
+  }
+  std::string stage_partial() override {
+    reduce::Packer out(kBankLayout);
+    out.put(static_cast<std::uint64_t>(slots_)), out.put(mine_), out.put(bank_);
+    return out.take();
+  }
+  std::string reduce_stage(const std::vector<std::string>& partials) override {
+    std::vector<std::uint64_t> sums(slots_, 0);
+    const auto add_rows = [&](const std::vector<std::uint64_t>& rows) {
+      for (std::size_t i = 0; i < rows.size(); ++i) sums[i % slots_] += rows[i];
+    };
+    if (kept_) {
+      for (std::size_t i = 0; i < slots_; ++i) sums[i] = mine_[i];  // one row
+    } else {
+      add_rows(mine_);
+      // Every rank's rows and bank, in rank order.
+      for (std::size_t r = 1; r < partials.size(); ++r) {
+        const std::string where = fmt::format("rank {}", r);
+        reduce::Unpacker in(partials[r], kBankLayout, where);
+        std::uint64_t width = 0;
+        std::vector<std::uint64_t> rows;
+        std::vector<Site<double>> part;
+        in.get(width), in.get(rows), in.get(part), in.finish();
+        check_slots(width, slots_, rows.size(), rows.size() / slots_, where);
+        add_rows(rows);
+        bank_.insert(bank_.end(), part.begin(), part.end());
+      }
+      banked_ = bank_.size();
+      std::fill(counts_.begin(), counts_.end(), 0);
+      for (const auto& site : bank_) ++counts_[static_cast<std::size_t>(transport::source_bin(mesh_, site.pos))];
+      drawn_.resize(banked_ > 0 ? n_ : 0);
+      for (std::uint64_t j = 0; j < drawn_.size(); ++j) drawn_[j] = bank_[transport::drawn_index(j, u_, banked_, n_)];
+    }
+    if (banked_ == 0) throw std::runtime_error(fmt::format("generation {}: no fission sites; the chain died out", g_));
+    const double row[kRow] = {static_cast<double>(g_), per(sums, transport::slot::KCollision),
+                              per(sums, transport::slot::KAbsorption), per(sums, transport::slot::KTrack),
+                              transport::entropy(counts_), static_cast<double>(banked_), g_ >= spec_.inactive ? 1.0 : 0.0};
+    record(g_, sums, row);
+    k_ = row[1];
+    std::string decision;
+    if (partials.size() > 1) {
+      reduce::Packer next(kSitesLayout);
+      next.put(k_), next.put(drawn_);
+      decision = next.take();
+    }
+    if (!kept_) std::swap(sites_, drawn_);
+    ++g_;
+    running_ = false;
+    return decision;
+  }
+  void decide(const std::string& decision) override {
+    reduce::Unpacker in(decision, kSitesLayout, "rank 0");
+    in.get(k_), in.get(sites_), in.finish();
+    ++g_;
+    running_ = false;
+  }
+
+  ScenarioRun results(const std::vector<std::string>&, const DeviceList&, double stages_s) override {
+    io::ScenarioResult scenario;
+    const std::uint64_t active = spec_.active;
+    std::vector<double> weights;
+    // k's three estimators and the tallies over generations [g0, g1) of the active
+    // ones; k_eff combines them with `weights`.
+    const auto estimates = [&](std::uint64_t g0, std::uint64_t g1, io::ScenarioResult* out, bool with_table) {
+      const std::vector<std::uint64_t> part(active_rows_.begin() + static_cast<std::ptrdiff_t>(g0 * slots_),
+                                            active_rows_.begin() + static_cast<std::ptrdiff_t>(g1 * slots_));
+      const Batches b{part, slots_, n_ * (g1 - g0), n_};
+      double k_eff = 0;
+      for (std::uint64_t g = g0; g < g1; ++g)
+        for (std::size_t i = 0; i < 3; ++i) k_eff += weights[i] * k_active_[g][i] / static_cast<double>(g1 - g0);
+      out->estimates.push_back(reduce::normal_estimate("k_eff", k_eff, NAN, g1 - g0));
+      out->estimates.push_back(b.of("k_collision", transport::slot::KCollision));
+      out->estimates.push_back(b.of("k_absorption", transport::slot::KAbsorption));
+      out->estimates.push_back(b.of("k_track", transport::slot::KTrack));
+      tally_estimates(model_, view_, b, out, with_table);
+    };
+    const reduce::Estimate k_eff = combined_k(k_active_, &weights);
+    if (weights.size() != 3) weights = {1, 0, 0};  // no combination: the collision estimator
+    estimates(0, active, &scenario, true);
+    scenario.estimates.front() = k_eff;  // with its error from the estimators' covariance
+    // The same on batches of generations, for paired differences between scenarios.
+    const std::uint64_t B = reduce::batch_count(active);
+    for (std::uint64_t k = 0; k < B; ++k) {
+      const auto [first, last] = reduce::batch_rows(k, B, active);
+      io::ScenarioResult one;
+      estimates(first, last, &one, false);
+      scenario.batches.add(one.estimates);
+    }
+    scenario.diagnostics.emplace_back("k_weight_collision", weights[0]);
+    scenario.diagnostics.emplace_back("k_weight_absorption", weights[1]);
+    scenario.diagnostics.emplace_back("k_weight_track", weights[2]);
+    double h_mean = 0;
+    for (std::size_t g = spec_.inactive; g < generations_; ++g) h_mean += generation_rows_[g * kRow + 4] / static_cast<double>(active);
+    scenario.diagnostics.emplace_back("entropy_active_mean", h_mean);
+    scenario.tables.push_back({"k_generation", {"generation", "k_collision", "k_absorption", "k_track", "entropy", "bank_sites", "active"},
+                               generation_rows_});
+    for (std::size_t r = 0; r < active; ++r)
+      for (int s = 0; s < transport::slot::Scalars; ++s)
+        scenario.chunk_tallies.push_back(static_cast<double>(active_rows_[r * slots_ + static_cast<std::size_t>(s)]) * transport::kTallyUnit);
+    return finish(std::move(scenario), slot_names(), stages_s);
+  }
+  std::uint64_t paths() const override { return n_ * generations_; }
+
+ private:
+  // A generation's slot `s` per source neutron.
+  double per(const std::vector<std::uint64_t>& sums, int s) const {
+    return static_cast<double>(sums[static_cast<std::size_t>(s)]) * transport::kTallyUnit / static_cast<double>(n_);
+  }
+  // Generation g finished: its slots summed over its rows, and its k_generation row.
+  void record(std::uint64_t g, const std::vector<std::uint64_t>& sums, const double* row) {
+    generation_rows_.insert(generation_rows_.end(), row, row + kRow);
+    collisions_ += per(sums, transport::slot::Collisions) * static_cast<double>(n_);
+    if (g >= spec_.inactive) {
+      active_rows_.insert(active_rows_.end(), sums.begin(), sums.end());
+      k_active_.push_back({row[1], row[2], row[3]});
+    }
+    record_sums_.insert(record_sums_.end(), sums.begin(), sums.end());
+    record_rows_.insert(record_rows_.end(), row, row + kRow);
+  }
+
+  const std::uint64_t generations_;
+  const plan::Span my_rows_;
+  TransportExecutor& first_executor_;
+  const bool kept_;
+  transport::SourceMesh mesh_;
+  std::uint64_t g_ = 0;       // the generation under way
+  double k_ = 1, u_ = 0;
+  bool device_holds_ = false;  // the device holds the next generation's sites
+  bool running_ = false;       // a generation dispatched and not yet reduced
+  std::uint64_t banked_ = 0;
+  std::vector<Site<double>> sites_;  // this generation's, all N (empty: the source)
+  // Buffers kept across generations: each holds about N sites, and fresh ones
+  // would cost their page faults every generation.
+  std::vector<Site<double>> bank_, drawn_;
+  std::vector<std::uint64_t> mine_, counts_;
+  std::vector<std::uint64_t> active_rows_;  // per active generation: the slots summed over its rows
+  std::vector<std::array<double, 3>> k_active_;
+  std::vector<double> generation_rows_;
+  // Every finished generation's slots summed over its rows, and its row of the
+  // k_generation table (kRow values): what a checkpoint holds.
+  std::vector<std::uint64_t> record_sums_;
+  std::vector<double> record_rows_;
+};
+
+}  // namespace
+
+ScenarioRun run_transport_scenario(const io::Job& job, const RunOptions& options, const DeviceList& devices) {
+  if (dynamic_cast<const transport::TransportModel&>(*job.model).spec().eigenvalue)
+    return run_family<EigenvalueStages>(job, options, devices);
+  return run_family<FixedSourceStages>(job, options, devices);
 }
 
 }  // namespace mcsim

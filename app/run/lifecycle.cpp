@@ -1,0 +1,93 @@
+#include "app/run/lifecycle.hpp"
+
+#include <stdexcept>
+
+#include "app/run/signals.hpp"
+#include "reduce/mpi.hpp"
+
+namespace mcsim {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+}  // namespace
+
+Checkpointer::Checkpointer(const RunOptions& options, const io::Job& job, const DeviceList& devices, StagedJob& family)
+    : options_(options), family_(family), fingerprint_(job_fingerprint(job, devices)), every_s_(job.run.checkpoint_s) {}
+
+void Checkpointer::save() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  write();
+}
+
+void Checkpointer::save_if_due() {
+  if (every_s() <= 0) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (since(last_) >= every_s_) write();
+}
+
+void Checkpointer::write() {
+  if (!enabled()) return;
+  auto state = family_.checkpoint();
+  if (state)
+    write_rank_checkpoint(options_, fingerprint_, family_.checkpoint_units(), std::move(state->first),
+                          family_.checkpoint_layout(), std::move(state->second));
+  last_ = Clock::now();
+}
+
+ScenarioRun run_stages(StagedJob& family, const io::Job& job, const RunOptions& options, const DeviceList& devices,
+                       Clock::time_point started) {
+  if (job.run.chunk_paths == 0) throw std::logic_error("a job runs after the planner has sized it (plan::planned)");
+  Checkpointer checkpoints(options, job, devices, family);
+  if (checkpoints.enabled())
+    family.resume(resume_checkpoints(options, checkpoints.fingerprint(), family.checkpoint_units(), family.checkpoint_layout()));
+  const double setup_s = since(started);
+  const bool many = mpi::size() > 1;
+
+  const auto t_stages = Clock::now();
+  {
+    const std::uint64_t total = family.progress_total();
+    Progress progress(total, total > 0 && options.progress && mpi::master());
+    progress.add(family.progress_done());
+    StageContext context{progress, checkpoints};
+    while (family.next_stage()) {
+      bool finished = false;
+      try {
+        finished = family.dispatch(devices, context);
+      } catch (...) {
+        checkpoints.save();  // what finished stays usable
+        throw;
+      }
+      if (mpi::max_over_ranks(finished ? 0 : 1)) {
+        checkpoints.save();
+        throw stopped_by_signal(checkpoints.enabled());
+      }
+      const auto parts = many ? mpi::gather(mpi::master() ? std::string() : family.stage_partial())
+                              : std::vector<std::string>(1);
+      std::string decision = mpi::master() ? family.reduce_stage(parts) : std::string();
+      if (many) {
+        decision = mpi::broadcast(decision);
+        if (!mpi::master()) family.decide(decision);
+      }
+      if (family.checkpoint_every_stage() && checkpoints.every_s() > 0) checkpoints.save();
+      else checkpoints.save_if_due();
+    }
+    progress.finish();
+  }
+  if (options.checkpoint_at_end) checkpoints.save();
+  const double stages_s = since(t_stages);
+
+  const auto t_results = Clock::now();
+  const auto parts = many ? mpi::gather(mpi::master() ? std::string() : family.final_partial()) : std::vector<std::string>(1);
+  ScenarioRun out;
+  if (mpi::master()) out = family.results(parts, devices, stages_s);
+  out.paths = family.paths();
+  out.target_met = family.target_met();
+  std::vector<std::pair<std::string, double>> stages = {
+      {"setup", setup_s}, {"simulate", stages_s}, {"reduce", since(t_results)}};
+  stages.insert(stages.end(), out.stage_seconds.begin(), out.stage_seconds.end());
+  out.stage_seconds = std::move(stages);
+  return out;
+}
+
+}  // namespace mcsim
