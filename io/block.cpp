@@ -142,7 +142,7 @@ void Block::describe(const std::string& key, const std::string& type, const std:
       while (i + 1 < full.size() && full[i + 1] != ']') ++i;
     }
   }
-  diag_.schema->record({path, type, shown_fallback, shown_allowed});
+  diag_.schema->record({path, type, shown_fallback, shown_allowed, ""});
 }
 
 void Block::schema_note(const std::string& key, std::string fallback, std::string allowed) {

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <fstream>
+#include <stdexcept>
 #include <map>
 #include <sstream>
 
@@ -22,15 +25,6 @@ const char* to_string(BackendChoice b) {
 }
 
 const char* to_string(Precision p) { return p == Precision::Float ? "float" : "double"; }
-
-std::uint64_t default_chunk_paths(std::uint64_t paths, std::uint64_t steps, std::uint64_t max_chunks) {
-  // About kDefaultChunkPaths path-steps a chunk, at least kMinDefaultChunkPaths paths.
-  std::uint64_t c = kDefaultChunkPaths;
-  while (c > kMinDefaultChunkPaths && c * steps > 2 * kDefaultChunkPaths) c /= 2;
-  if (paths == 0) return c;
-  while ((paths - 1) / c + 1 > max_chunks) c *= 2;  // ceil(paths / c)
-  return c;
-}
 
 namespace {
 
@@ -173,10 +167,6 @@ std::vector<Scenario> build_scenarios(const YAML::Node& root, const std::vector<
   return out;
 }
 
-// Scenarios are compared through the spread of their differences over batches of
-// chunks: without run.chunk_paths, a job with scenarios gets at least this many.
-constexpr std::uint64_t kScenarioBatches = 64;
-
 RunConfig parse_run(Block& run, const std::string& file) {
   RunConfig r;
   run.schema_note("name", "the file's name without .yaml");
@@ -185,7 +175,7 @@ RunConfig parse_run(Block& run, const std::string& file) {
   r.name = run.text("name", stem(file));
   r.paths = run.count("paths", std::nullopt, 1, kMaxPaths);
   r.seed = run.count("seed", 0);
-  r.chunk_paths = run.count("chunk_paths", kDefaultChunkPaths, kChunkMultiple);  // default: see load_job_text
+  r.chunk_paths = run.count("chunk_paths", 0, kChunkMultiple);  // 0: the planner's (app/run/plan.hpp)
   if (r.chunk_paths % kChunkMultiple != 0)
     run.error("chunk_paths", "must be a multiple of " + std::to_string(kChunkMultiple) +
                                  " (got " + std::to_string(r.chunk_paths) + ")");
@@ -205,11 +195,9 @@ RunConfig parse_run(Block& run, const std::string& file) {
 }
 
 // Chunks that are independent replicates (scrambled Sobol point sets): 2^m paths
-// each, the job a whole number of them, enough of them for an error bar. By
-// default the largest such chunk leaving at least kReplicateChunks of them.
-constexpr std::uint64_t kMinReplicatePaths = 1024, kMaxReplicatePaths = std::uint64_t{1} << 24;
-constexpr std::uint64_t kReplicateChunks = 32, kMinReplicateChunks = 8;
-void replicate_chunks(Block& run, RunConfig& r) {
+// each, the job a whole number of them, enough of them for an error bar. Checks a
+// chunk size given, or that some size exists (the planner picks it).
+void check_replicates(Block& run, const RunConfig& r) {
   const auto power_of_two = [](std::uint64_t x) { return x && !(x & (x - 1)); };
   const std::string why = "with variance_reduction sobol each chunk is one scrambled point set of 2^m paths "
                           "(1024 to 2^24), and the job needs at least 8 of them for its error bar";
@@ -222,18 +210,17 @@ void replicate_chunks(Block& run, RunConfig& r) {
                              ": " + why);
     return;
   }
-  std::uint64_t c = kMaxReplicatePaths;
-  while (c > kMinReplicatePaths && (r.paths % c || r.paths / c < kReplicateChunks)) c /= 2;
-  if (r.paths % c || r.paths / c < kMinReplicateChunks)
-    return run.error("paths", std::to_string(r.paths) + " paths cannot be split into such chunks: " + why +
-                                  " (e.g. paths: 1048576, 32 chunks of 32768)");
-  r.chunk_paths = c;
+  // Any size that fits divides paths, and so does the smallest.
+  if (r.paths % kMinReplicatePaths || r.paths / kMinReplicatePaths < kMinReplicateChunks)
+    run.error("paths", std::to_string(r.paths) + " paths cannot be split into such chunks: " + why +
+                           " (e.g. paths: 1048576, 32 chunks of 32768)");
 }
 
 }  // namespace
 
-Job load_job_text(const std::string& text, const std::string& label,
-                  const std::vector<std::string>& overrides, SchemaRecorder* schema) {
+namespace {
+Job load(const std::string& text, const std::string& label, const std::vector<std::string>& overrides,
+         SchemaRecorder* schema) {
   Diagnostics diag(label);
   diag.schema = schema;
   YAML::Node root;
@@ -263,19 +250,31 @@ Job load_job_text(const std::string& text, const std::string& label,
 
   if (!diag.empty() || !job.model) throw ConfigError(diag);
   if (job.model->chunk_replicates()) {
-    replicate_chunks(run, job.run);
+    check_replicates(run, job.run);
     if (!diag.empty()) throw ConfigError(diag);
-  } else if (!run.has("chunk_paths")) {
-    const std::uint64_t most = job.model->max_default_chunks();
-    std::uint64_t& c = job.run.chunk_paths;
-    c = default_chunk_paths(job.run.paths, job.model->steps_per_path(), most ? most : kMaxDefaultChunks);
-    if (specs.size() > 1)
-      while (c > kMinDefaultChunkPaths && (job.run.paths - 1) / c + 1 < kScenarioBatches) c /= 2;
   }
   job.yaml = emit(root);
   job.scenarios = build_scenarios(root, specs, job, diag);
   if (!diag.empty()) throw ConfigError(diag);
   return job;
+}
+
+}  // namespace
+
+Job load_job_text(const std::string& text, const std::string& label,
+                  const std::vector<std::string>& overrides, SchemaRecorder* schema) {
+  static const bool checking = std::getenv("MCSIM_SCHEMA_CHECK") != nullptr;
+  if (!checking) return load(text, label, overrides, schema);
+  SchemaRecorder mine;
+  SchemaRecorder* rec = schema ? schema : &mine;
+  try {
+    Job job = load(text, label, overrides, rec);
+    check_declared(*rec);
+    return job;
+  } catch (const ConfigError&) {
+    check_declared(*rec);
+    throw;
+  }
 }
 
 Job Job::scenario(std::size_t i) const {
@@ -296,6 +295,82 @@ Job load_job_file(const std::string& path, const std::vector<std::string>& overr
   std::stringstream ss;
   ss << in.rdbuf();
   return load_job_text(ss.str(), path, overrides);
+}
+
+
+// The run: block's keys, the model: block's and its type. Each key once: its
+// type, default, range or choices and meaning as the readers above describe them.
+const std::vector<KeySchema>& loader_keys() {
+  static const std::vector<KeySchema> keys{
+      {"run", "block", "", "",
+       "how the job runs: paths, seed, chunks, backend, precision, output"},
+      {"run.name", "text", "the file's name without .yaml", "",
+       "the job's name, shown in the summary and used for the default output"},
+      {"run.paths", "whole number", "", ">= 1, <= 9223372036854775808",
+       "paths, scenarios or particle histories (per generation for eigenvalue runs); 1e7 and 10_000_000 work"},
+      {"run.seed", "whole number", "0", ">= 0",
+       "the Philox key: the same seed gives the same bits on any backend, rank or device count"},
+      {"run.chunk_paths", "whole number", "chosen by the planner (see README)", ">= 4",
+       "paths per chunk, the unit of work, reduction and checkpoints (a multiple of 4)"},
+      {"run.backend", "one of", "auto", "auto, cpu, cuda",
+       "auto takes the GPUs when one is usable, else the CPU"},
+      {"run.precision", "one of", "double", "float, double",
+       "arithmetic of the paths; sums are always double"},
+      {"run.output", "text", "results/NAME.h5", "",
+       "the results file (HDF5), written to NAME.tmp and renamed"},
+      {"run.target_rel_error", "number", "0", "> 0",
+       "stop once every estimate's standard error is below this fraction of its value (0: run all paths)"},
+      {"run.target_abs_error", "number", "0", "> 0",
+       "stop once every estimate's standard error is below this (0: run all paths)"},
+      {"run.checkpoint_s", "number", "60", ">= 0",
+       "seconds between checkpoints of finished chunks (0: none)"},
+      {"model", "block", "", "",
+       "what is simulated: its type and the type's own keys"},
+      {"model.type", "one of", "", "option, var, transport",
+       "the model family"},
+  };
+  return keys;
+}
+
+namespace {
+// "a or b or c" as its parts.
+std::vector<std::string> alternatives(const std::string& s) {
+  std::vector<std::string> out;
+  for (std::size_t at = 0;;) {
+    const std::size_t next = s.find(" or ", at);
+    out.push_back(s.substr(at, next == std::string::npos ? std::string::npos : next - at));
+    if (next == std::string::npos) return out;
+    at = next + 4;
+  }
+}
+bool within(const std::string& read, const std::string& declared) {
+  const auto d = alternatives(declared);
+  for (const std::string& part : alternatives(read))
+    if (std::find(d.begin(), d.end(), part) == d.end()) return false;
+  return true;
+}
+}  // namespace
+
+void check_declared(const SchemaRecorder& recorded) {
+  const std::vector<KeySchema> declared = declared_keys();
+  for (const KeySchema& k : recorded.keys()) {
+    const auto d = std::find_if(declared.begin(), declared.end(), [&](const KeySchema& x) { return x.path == k.path; });
+    const auto fail = [&](const std::string& what) {
+      throw std::logic_error("config key " + k.path + " " + what + " (declare it next to its reader; io/schema.hpp)");
+    };
+    if (d == declared.end()) fail("is read but not declared");
+    if (!within(k.type, d->type)) fail("is read as '" + k.type + "' but declared '" + d->type + "'");
+    if (d->fallback != "(depends on other keys)" && k.fallback != d->fallback)
+      fail("has default '" + k.fallback + "' but is declared with '" + d->fallback + "'");
+    if (!within(k.allowed, d->allowed)) fail("allows '" + k.allowed + "' but is declared to allow '" + d->allowed + "'");
+  }
+}
+
+std::vector<KeySchema> declared_keys() {
+  std::vector<KeySchema> out = loader_keys();
+  for (const ModelFamily& f : model_families()) out.insert(out.end(), f.keys().begin(), f.keys().end());
+  out.insert(out.end(), scenario_keys().begin(), scenario_keys().end());
+  return out;
 }
 
 }  // namespace mcsim::io

@@ -13,24 +13,19 @@ namespace mcsim::io {
 
 enum class BackendChoice { Auto, Cpu, Cuda };
 
-constexpr std::uint64_t kDefaultChunkPaths = 65536;
 constexpr std::uint64_t kMaxPaths = std::uint64_t{1} << 63;
-// Without run.chunk_paths, chunks grow (doubling) until a job has at most this many,
-// so per-chunk tallies, their reduction and their file table stay small.
-constexpr std::uint64_t kMaxDefaultChunks = std::uint64_t{1} << 16;
-// Long paths get smaller chunks (down to kMinDefaultChunkPaths), so a GPU has a block
-// per chunk to spare: about kDefaultChunkPaths path-steps a chunk.
-constexpr std::uint64_t kMinDefaultChunkPaths = 1024;
-std::uint64_t default_chunk_paths(std::uint64_t paths, std::uint64_t steps = 1,
-                                  std::uint64_t max_chunks = kMaxDefaultChunks);
 // Chunks hold whole stream groups of every kernel (4 paths in float, 2 in double).
 constexpr std::uint64_t kChunkMultiple = 4;
+// Chunks that are scrambled Sobol point sets: 2^m paths in this range, and at
+// least kMinReplicateChunks of them for an error bar.
+constexpr std::uint64_t kMinReplicatePaths = 1024, kMaxReplicatePaths = std::uint64_t{1} << 24;
+constexpr std::uint64_t kMinReplicateChunks = 8;
 
 struct RunConfig {
   std::string name;
   std::uint64_t paths = 0;
   std::uint64_t seed = 0;
-  std::uint64_t chunk_paths = kDefaultChunkPaths;
+  std::uint64_t chunk_paths = 0;  // 0: not given; the planner decides (app/run/plan.hpp)
   BackendChoice backend = BackendChoice::Auto;
   Precision precision = Precision::Double;
   std::string output;
@@ -66,6 +61,14 @@ Job load_job_file(const std::string& path, const std::vector<std::string>& overr
 // `schema`, when given, records every key the loader reads (mcsim schema).
 Job load_job_text(const std::string& text, const std::string& label,
                   const std::vector<std::string>& overrides = {}, SchemaRecorder* schema = nullptr);
+
+// Every config key, declared next to its reader: the loader's (run, model.type),
+// each model family's, the scenarios'. What mcsim schema prints.
+std::vector<KeySchema> declared_keys();
+// Throws std::logic_error naming a key `recorded` read that is not declared, or
+// declared with another type, default or range (set MCSIM_SCHEMA_CHECK=1 to check
+// every job loaded; the tests do).
+void check_declared(const SchemaRecorder& recorded);
 
 const char* to_string(BackendChoice b);
 const char* to_string(Precision p);

@@ -120,4 +120,23 @@ std::vector<ScenarioSpec> read_scenarios(Block& top) {
   return out;
 }
 
+
+// The scenarios: and sweep: blocks' keys.
+// Each key once: its type, default, range or choices and meaning as its reader
+// above describes them (a test loads every job the tests do and fails on a key
+// read that is missing here or described otherwise).
+const std::vector<io::KeySchema>& scenario_keys() {
+  static const std::vector<io::KeySchema> keys{
+      {"scenarios", "list of blocks", "-", "",
+       "what-if runs on the same random numbers as base, each reported with its difference from base"},
+      {"scenarios[].name", "text", "", "",
+       "the scenario's name (base: the reference scenario)"},
+      {"scenarios[].set", "any", "-", "",
+       "model keys by dotted path and their values in this scenario"},
+      {"sweep", "any", "-", "",
+       "a grid: model keys by dotted path, each with a list of values; every combination is a scenario"},
+  };
+  return keys;
+}
+
 }  // namespace mcsim::io

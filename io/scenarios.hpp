@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "io/block.hpp"
+#include "io/schema.hpp"
 
 namespace mcsim::io {
 
@@ -25,6 +26,8 @@ struct ScenarioSpec {
 // else the config as written. Then the listed ones, then the grid's points in order
 // (the last key varying fastest). Errors go to the block's diagnostics.
 std::vector<ScenarioSpec> read_scenarios(Block& top);
+// The scenarios: and sweep: blocks' keys (mcsim schema).
+const std::vector<KeySchema>& scenario_keys();
 
 // A value as one line of YAML: 0.25, [1, 2], {a: 1}.
 std::string yaml_text(const YAML::Node& value);

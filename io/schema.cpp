@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "io/config.hpp"
@@ -48,15 +46,11 @@ std::vector<KeySchema> SchemaRecorder::keys() const {
   return out;
 }
 
-std::string schema_reference(const std::vector<std::string>& job_files, bool markdown) {
-  SchemaRecorder rec;
-  for (const auto& file : job_files) {
-    std::ifstream in(file);
-    std::stringstream text;
-    text << in.rdbuf();
-    load_job_text(text.str(), file, {}, &rec);  // the examples load cleanly; a failure throws
-  }
-  auto keys = rec.keys();
+std::string schema_reference(bool markdown) {
+  // Keys read in several places (model.type by each family's loader) once.
+  std::vector<KeySchema> keys;
+  for (KeySchema& k : declared_keys())
+    if (std::none_of(keys.begin(), keys.end(), [&](const KeySchema& o) { return o.path == k.path; })) keys.push_back(std::move(k));
   // Blocks in the order a job file has them: run, model, scenarios, sweep.
   const auto rank = [](const std::string& path) {
     for (const char* top : {"run", "model", "scenarios", "sweep"})
@@ -65,11 +59,6 @@ std::string schema_reference(const std::vector<std::string>& job_files, bool mar
     return 100;
   };
   std::stable_sort(keys.begin(), keys.end(), [&](const KeySchema& a, const KeySchema& b) { return rank(a.path) < rank(b.path); });
-  const auto& meanings = key_meanings();
-  const auto meaning = [&](const std::string& path) {
-    const auto m = meanings.find(path);
-    return m == meanings.end() ? std::string("(no description)") : m->second;
-  };
   const auto fallback = [](const std::string& f) { return f.empty() ? std::string("required") : f == "-" ? std::string("") : f; };
   std::string out;
   if (markdown) {
@@ -81,7 +70,7 @@ std::string schema_reference(const std::vector<std::string>& job_files, bool mar
     };
     for (const auto& k : keys)
       out += fmt::format("| `{}` | {} | {} | {} | {} |\n", k.path, cell(k.type), cell(fallback(k.fallback)),
-                         cell(k.allowed), cell(meaning(k.path)));
+                         cell(k.allowed), cell(k.meaning));
     return out;
   }
   for (const auto& k : keys) {
@@ -89,7 +78,7 @@ std::string schema_reference(const std::vector<std::string>& job_files, bool mar
     if (!k.allowed.empty()) out += fmt::format(" ({})", k.allowed);
     const std::string f = fallback(k.fallback);
     if (!f.empty()) out += fmt::format(", {}", f == "required" ? f : "default " + f);
-    out += fmt::format("\n  {}\n", meaning(k.path));
+    out += fmt::format("\n  {}\n", k.meaning);
   }
   return out;
 }

@@ -1,8 +1,9 @@
-// The config's schema as the code reads it: every key a Block is asked for, with
-// its type, default and allowed values, recorded while loading jobs. `mcsim
-// schema` loads the example jobs with a recorder attached and prints the union,
-// with each key's meaning from io/schema_meanings.cpp, so the reference cannot
-// drift from the parser.
+// The config's schema. Every key is declared once, next to the code that reads it
+// (io/config.cpp, io/scenarios.cpp, each family's models/<family>/*_config.cpp),
+// with its type, default, allowed values and meaning; `mcsim schema` prints the
+// declarations. A recorder attached to a load notes every key a Block is asked
+// for, as the reader describes it, so a test can hold the declarations to the
+// readers (io::check_declared).
 #pragma once
 #include <map>
 #include <string>
@@ -15,6 +16,7 @@ struct KeySchema {
   std::string type;     // number, whole number, text, one of, list of ..., block, list of blocks
   std::string fallback; // the default, "" when required, "-" when optional without one
   std::string allowed;  // a range or the choices
+  std::string meaning;  // declared keys only
 };
 
 class SchemaRecorder {
@@ -28,10 +30,7 @@ class SchemaRecorder {
   std::map<std::string, KeySchema> keys_;
 };
 
-// What each key means, by path; a key without one is a test failure.
-const std::map<std::string, std::string>& key_meanings();
-
-// The keys of loading every job file given, as a table (text) or Markdown.
-std::string schema_reference(const std::vector<std::string>& job_files, bool markdown);
+// The declared keys as a table (text) or Markdown, identical wherever it is asked.
+std::string schema_reference(bool markdown);
 
 }  // namespace mcsim::io

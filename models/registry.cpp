@@ -8,9 +8,9 @@ namespace mcsim {
 
 const std::vector<ModelFamily>& model_families() {
   static const std::vector<ModelFamily> families = {
-      {"option", &option::parse_option_model},
-      {"var", &var::parse_var_model},
-      {"transport", &transport::parse_transport_model},
+      {"option", &option::parse_option_model, &option::option_keys},
+      {"var", &var::parse_var_model, &var::var_keys},
+      {"transport", &transport::parse_transport_model, &transport::transport_keys},
   };
   return families;
 }

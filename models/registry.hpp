@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "io/block.hpp"
+#include "io/schema.hpp"
 #include "models/model.hpp"
 
 namespace mcsim {
@@ -13,6 +14,8 @@ struct ModelFamily {
   std::string type;
   // Reads and validates the `model:` block; returns null when it reported errors.
   std::unique_ptr<Model> (*parse)(io::Block& model);
+  // Every key of its model: block, declared (mcsim schema).
+  const std::vector<io::KeySchema>& (*keys)();
 };
 
 const std::vector<ModelFamily>& model_families();

@@ -2,6 +2,7 @@
 // the key, all of them at once.
 #include <catch2/catch.hpp>
 
+#include "app/run/plan.hpp"
 #include "io/block.hpp"
 #include "io/config.hpp"
 #include "config_errors.hpp"
@@ -37,7 +38,8 @@ TEST_CASE("a valid job reads into typed values", "[config]") {
   CHECK(job.run.name == "test");
   CHECK(job.run.paths == 10000000);
   CHECK(job.run.seed == 42);
-  CHECK(job.run.chunk_paths == io::kDefaultChunkPaths);
+  CHECK(job.run.chunk_paths == 0);  // the loader leaves the size to the planner
+  CHECK(plan::chunk_paths(job) == plan::kDefaultChunkPaths);
   CHECK(job.run.precision == Precision::Float);
   CHECK(job.run.backend == io::BackendChoice::Auto);
   CHECK(job.run.output == "results/test.h5");
@@ -117,19 +119,19 @@ TEST_CASE("run targets and checkpoint interval are read and checked", "[config]"
 }
 
 TEST_CASE("the planner's chunk size keeps a job at most 2^16 chunks", "[config]") {
-  CHECK(io::default_chunk_paths(10'000'000) == 65536);
-  CHECK(io::default_chunk_paths(std::uint64_t{1} << 32) == 65536);
-  CHECK(io::default_chunk_paths((std::uint64_t{1} << 32) + 1) == 131072);
-  CHECK(io::default_chunk_paths(std::uint64_t{1} << 40) == std::uint64_t{1} << 24);
-  CHECK(io::default_chunk_paths(8'192'000, 365) == 1024);  // long paths: small chunks
-  CHECK(io::default_chunk_paths(8'192'000, 4) == 32768);
-  CHECK(io::default_chunk_paths(200'000'000, 16, 4096) == 65536);  // a model's own limit on chunks
+  CHECK(plan::default_chunk_paths(10'000'000) == 65536);
+  CHECK(plan::default_chunk_paths(std::uint64_t{1} << 32) == 65536);
+  CHECK(plan::default_chunk_paths((std::uint64_t{1} << 32) + 1) == 131072);
+  CHECK(plan::default_chunk_paths(std::uint64_t{1} << 40) == std::uint64_t{1} << 24);
+  CHECK(plan::default_chunk_paths(8'192'000, 365) == 1024);  // long paths: small chunks
+  CHECK(plan::default_chunk_paths(8'192'000, 4) == 32768);
+  CHECK(plan::default_chunk_paths(200'000'000, 16, 4096) == 65536);  // a model's own limit on chunks
 }
 
 TEST_CASE("paths up to 2^63 are accepted and chunked without overflow", "[config]") {
   const io::Job job = io::load_job_text(kGood, "job.yaml", {"run.paths=9223372036854775808"});
   CHECK(job.run.paths == std::uint64_t{1} << 63);
-  CHECK(job.run.chunk_paths == std::uint64_t{1} << 47);  // 2^16 chunks
+  CHECK(plan::chunk_paths(job) == std::uint64_t{1} << 47);  // 2^16 chunks
   CHECK(has_line(errors_of(kGood, {"run.paths=9223372036854775809"}), "run.paths: must be <= 9223372036854775808"));
   const std::vector<std::string> ranks_sets{"run.paths=9223372036854775808", "run.chunk_paths=4"};
   CHECK(io::load_job_text(kGood, "job.yaml", ranks_sets).run.chunk_paths == 4);  // 2^61 chunks: legal

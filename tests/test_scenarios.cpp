@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string>
 
+#include "app/run/plan.hpp"
 #include "app/run/runner.hpp"
 #include "io/checkpoint.hpp"
 #include "io/config.hpp"
@@ -79,8 +80,8 @@ TEST_CASE("scenarios and a sweep expand base first then the list then the grid",
 
 TEST_CASE("a job with scenarios gets enough chunks for its paired errors", "[scenarios]") {
   const std::string text = "run: { paths: 1_000_000, seed: 1 }\n" + option_job("european", "call").substr(option_job("european", "call").find("model:"));
-  const io::Job plain = io::load_job_text(text, "job.yaml");
-  const io::Job with = io::load_job_text(text + "scenarios: [{ name: up, set: { model.instrument.strike: 110 } }]\n", "job.yaml");
+  const io::Job plain = plan::planned(io::load_job_text(text, "job.yaml"));
+  const io::Job with = plan::planned(io::load_job_text(text + "scenarios: [{ name: up, set: { model.instrument.strike: 110 } }]\n", "job.yaml"));
   CHECK((plain.run.paths + plain.run.chunk_paths - 1) / plain.run.chunk_paths < reduce::kBatches);
   CHECK((with.run.paths + with.run.chunk_paths - 1) / with.run.chunk_paths >= reduce::kBatches);
 }

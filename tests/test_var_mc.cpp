@@ -10,6 +10,7 @@
 #include <map>
 
 #include "app/run/runner.hpp"
+#include "app/run/plan.hpp"
 #include "app/run/risk/job.hpp"
 #include "io/config.hpp"
 #include "io/diagnostics.hpp"
@@ -87,7 +88,7 @@ TEST_CASE("exact quantiles have the same bits for any chunk size and thread coun
 TEST_CASE("narrower histogram passes give the same bits", "[var]") {
   // A pass-2 budget of 500 losses forces the histogram to narrow, pass after pass,
   // around each level; the order statistics and sums cannot change.
-  const io::Job job = io::load_job_text(var_book_job(), "risk.yaml");
+  const io::Job job = plan::planned(io::load_job_text(var_book_job(), "risk.yaml"));
   const auto& model = dynamic_cast<const var::VarModel&>(*job.model);
   const RunOptions opt{io::BackendChoice::Cpu, false, "test"};
   const auto cpu = make_cpu_device();

@@ -124,18 +124,10 @@ std::string default_data_dir(const std::string& name, bool here_first) {
   return std::string(kSourceDir) + "/" + name;
 }
 
-// Every key the loader reads from the example jobs, with its type, default,
-// allowed values and meaning: mcsim's own examples unless a folder is named, so it
-// is the same from any folder.
-int cmd_schema(std::string dir, bool markdown) {
-  namespace fs = std::filesystem;
-  if (dir.empty()) dir = default_data_dir("configs", false);
-  std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".yaml") files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
-  if (files.empty()) throw std::runtime_error("no job files (*.yaml) in '" + dir + "'");
-  fmt::print("{}", io::schema_reference(files, markdown));
+// Every config key as declared next to its reader: type, default, allowed values
+// and meaning; the same wherever it runs.
+int cmd_schema(bool markdown) {
+  fmt::print("{}", io::schema_reference(markdown));
   return 0;
 }
 
@@ -197,7 +189,6 @@ int main(int argc, char** argv) {
   validate->add_option("--set", sets, "override a key in every case, e.g. --set run.precision=float");
 
   auto* schema = app.add_subcommand("schema", "print every config key: its type, default, allowed values and meaning");
-  schema->add_option("dir", dir, "folder of example jobs whose keys to list (default: configs/)");
   bool markdown = false;
   schema->add_flag("--markdown", markdown, "as a Markdown table (docs/config-reference.md)");
 
@@ -218,7 +209,7 @@ int main(int argc, char** argv) {
     else if (*show) status = cmd_show(file, csv, json);
     else if (*diff) status = cmd_diff(file, other, max_z);
     else if (*validate) status = cmd_validate(dir, backend, sets);
-    else if (*schema) status = cmd_schema(dir, markdown);
+    else if (*schema) status = cmd_schema(markdown);
     else status = cmd_devices();
   } catch (const io::ConfigError& e) {
     if (mpi::master()) {

@@ -6,6 +6,36 @@
 
 namespace mcsim::plan {
 
+std::uint64_t default_chunk_paths(std::uint64_t paths, std::uint64_t steps, std::uint64_t max_chunks) {
+  // About kDefaultChunkPaths path-steps a chunk, at least kMinDefaultChunkPaths paths.
+  std::uint64_t c = kDefaultChunkPaths;
+  while (c > kMinDefaultChunkPaths && c * steps > 2 * kDefaultChunkPaths) c /= 2;
+  if (paths == 0) return c;
+  while ((paths - 1) / c + 1 > max_chunks) c *= 2;  // ceil(paths / c)
+  return c;
+}
+
+std::uint64_t chunk_paths(const io::Job& job) {
+  const io::RunConfig& run = job.run;
+  if (run.chunk_paths) return run.chunk_paths;
+  if (job.model->chunk_replicates()) {
+    // The loader checked that paths split into io::kMinReplicateChunks or more.
+    std::uint64_t c = io::kMaxReplicatePaths;
+    while (c > io::kMinReplicatePaths && (run.paths % c || run.paths / c < kReplicateChunks)) c /= 2;
+    return c;
+  }
+  const std::uint64_t most = job.model->max_default_chunks();
+  std::uint64_t c = default_chunk_paths(run.paths, job.model->steps_per_path(), most ? most : kMaxDefaultChunks);
+  if (job.scenarios.size() > 1)
+    while (c > kMinDefaultChunkPaths && (run.paths - 1) / c + 1 < kScenarioBatches) c /= 2;
+  return c;
+}
+
+io::Job planned(io::Job job) {
+  job.run.chunk_paths = chunk_paths(job);
+  return job;
+}
+
 Span share(Span whole, int rank, int ranks) {
   const auto at = [&](int r) {
     return whole.first + static_cast<std::uint64_t>((static_cast<unsigned __int128>(whole.size()) * static_cast<unsigned>(r)) /

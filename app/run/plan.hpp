@@ -1,13 +1,39 @@
-// The size decisions a run shares across families: each rank's contiguous share of
-// a range, the stages at which a target error is checked, and the cutting of work
-// into units for devices. They depend on the job and the device count alone, never
-// on timing; and since partials belong to a chunk, row or unit of the job, not to
-// whoever ran it, results do not depend on them at all.
+// Every size decision of a run: the job's chunk size when its config names none,
+// each rank's contiguous share of a range, the stages at which a target error is
+// checked, and the cutting of work into units for devices. They depend on the job
+// and the device count alone, never on timing. A chunk is where random streams
+// and partials belong, so the chunk size is part of a job's answer; every other
+// size is not: partials belong to a chunk, row or unit of the job, not to
+// whoever ran it.
 #pragma once
 #include <cstdint>
 #include <vector>
 
+#include "io/config.hpp"
+
 namespace mcsim::plan {
+
+constexpr std::uint64_t kDefaultChunkPaths = 65536;
+// Without run.chunk_paths, chunks grow (doubling) until a job has at most this many,
+// so per-chunk tallies, their reduction and their file table stay small.
+constexpr std::uint64_t kMaxDefaultChunks = std::uint64_t{1} << 16;
+// Long paths get smaller chunks (down to kMinDefaultChunkPaths), so a GPU has a block
+// per chunk to spare: about kDefaultChunkPaths path-steps a chunk.
+constexpr std::uint64_t kMinDefaultChunkPaths = 1024;
+std::uint64_t default_chunk_paths(std::uint64_t paths, std::uint64_t steps = 1,
+                                  std::uint64_t max_chunks = kMaxDefaultChunks);
+// Scenarios are compared through the spread of their differences over batches of
+// chunks: without run.chunk_paths, a job with scenarios gets at least this many.
+constexpr std::uint64_t kScenarioBatches = 64;
+// Chunks that are independent replicates (scrambled Sobol point sets): by default
+// the largest power of two (io::kMinReplicatePaths to io::kMaxReplicatePaths)
+// leaving at least this many whole chunks.
+constexpr std::uint64_t kReplicateChunks = 32;
+
+// The job's chunk size: run.chunk_paths as given, else the defaults above.
+std::uint64_t chunk_paths(const io::Job& job);
+// The job with its sizes decided (run.chunk_paths set); what runs.
+io::Job planned(io::Job job);
 
 struct Span {
   std::uint64_t first, last;  // [first, last)

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "app/run/families.hpp"
+#include "app/run/plan.hpp"
 #include "app/run/signals.hpp"
 #include "app/version.hpp"
 #include "io/checkpoint.hpp"
@@ -179,8 +180,9 @@ io::Results run_job(const io::Job& job, const RunOptions& options) {
   return r;
 }
 
-io::Results run_job(const io::Job& job, const RunOptions& options, const DeviceList& devices) {
+io::Results run_job(const io::Job& config, const RunOptions& options, const DeviceList& devices) {
   const auto t_start = Clock::now();
+  const io::Job job = plan::planned(config);
   std::vector<DeviceTiming> before;
   for (const Device* d : devices) before.push_back(d->timing());
   const std::size_t n = std::max<std::size_t>(job.scenarios.size(), 1);

@@ -63,6 +63,7 @@ void parse_basket(io::Block& inst, OptionSpec& s) {
   if (s.basket == "exchange") {
     if (inst.has("strike")) inst.error("strike", "an exchange option has no strike (it pays S1 - S2)");
   } else {
+    if (pair) inst.schema_note("strike", "", "any for a spread");
     s.strike = inst.real("strike", std::nullopt, pair ? Range{} : Range::positive());  // a spread's may be <= 0
   }
   if (inst.has("weights")) {
@@ -181,6 +182,8 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   } else if (s.instrument == "bermudan") {
     if (model.has("steps")) model.error("steps", "a Bermudan option steps at its exercise dates; set instrument.exercise_dates");
   } else {
+    model.schema_note("steps", fmt::format("1; {} under Heston, {} for an American option", kHestonDefaultSteps,
+                                           kAmericanDefaultDates));
     s.steps = model.count("steps", s.heston() ? kHestonDefaultSteps : s.instrument == "american" ? kAmericanDefaultDates : 1, 1);
   }
   if (s.early_exercise()) {
@@ -236,6 +239,95 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   // Errors inside list items (assets) reach the diagnostics without their parent block.
   if (!model.valid() || !process.valid() || !inst.valid() || !model.diagnostics().empty()) return nullptr;
   return std::make_unique<OptionModel>(s);
+}
+
+
+// The keys of an option job's model: block.
+// Each key once: its type, default, range or choices and meaning as its reader
+// above describes them (a test loads every job the tests do and fails on a key
+// read that is missing here or described otherwise).
+const std::vector<io::KeySchema>& option_keys() {
+  static const std::vector<io::KeySchema> keys{
+      {"model.process", "block", "", "",
+       "the price process of an option job"},
+      {"model.process.type", "one of", "gbm", "gbm, heston",
+       "geometric Brownian motion or the Heston stochastic-volatility model"},
+      {"model.process.rate", "number", "0", "in [-1, 1]",
+       "the continuously compounded risk-free rate, per year"},
+      {"model.process.spot", "number", "", "> 0",
+       "the underlying's price today"},
+      {"model.process.dividend", "number", "0", "in [-1, 1]",
+       "the continuous dividend yield, per year"},
+      {"model.process.volatility", "number", "", "> 0",
+       "the annual volatility of the underlying"},
+      {"model.instrument", "block", "", "",
+       "the option priced"},
+      {"model.instrument.type", "one of", "", "european, digital, asian, barrier, lookback, basket, american, bermudan",
+       "the payoff family"},
+      {"model.instrument.option", "one of", "", "call, put",
+       "call or put"},
+      {"model.instrument.maturity", "number", "", "> 0",
+       "years to expiry"},
+      {"model.instrument.strike", "number", "", "> 0 or any for a spread",
+       "the strike price"},
+      {"model.steps", "whole number", "1; 100 under Heston, 50 for an American option", ">= 1",
+       "time steps of a path (path-dependent payoffs, Heston, American exercise dates)"},
+      {"model.regression_paths", "whole number", "65536", ">= 64, <= 67108864",
+       "American and Bermudan: paths of the Longstaff-Schwartz fit, apart from the pricing paths"},
+      {"model.variance_reduction", "list, each one of", "-", "antithetic, control_variate, sobol",
+       "antithetic pairs, the control variate of the payoff family, scrambled Sobol points"},
+      {"model.greeks", "list, each one of", "-", "delta, gamma, vega, rho, theta",
+       "sensitivities estimated on the same paths (pathwise or bump and revalue)"},
+      {"model.instrument.exercise_dates", "whole number", "", ">= 1, <= 256",
+       "Bermudan: equally spaced exercise dates up to maturity"},
+      {"model.instrument.average", "one of", "arithmetic", "arithmetic, geometric",
+       "Asian: the kind of average of the fixings"},
+      {"model.instrument.fixings", "whole number", "", ">= 1",
+       "Asian: equally spaced fixings over [0, maturity], the last at maturity"},
+      {"model.instrument.barrier", "number", "", "> 0",
+       "barrier: the barrier level"},
+      {"model.instrument.kind", "one of", "", "down-and-out, up-and-out, down-and-in, up-and-in",
+       "barrier: which side and whether crossing knocks the option out or in"},
+      {"model.instrument.rebate", "number", "0", ">= 0",
+       "barrier: paid at maturity when a knock-out option is knocked out (or a knock-in never is)"},
+      {"model.instrument.times", "list of numbers", "-", "> 0",
+       "Asian: the fixing times in years, increasing (instead of fixings)"},
+      {"model.instrument.monitoring", "one of", "discrete", "continuous, discrete",
+       "barrier: checked continuously (Brownian-bridge correction) or at the steps only"},
+      {"model.process.assets", "list of blocks", "-", "",
+       "several underlyings (basket options): each with name, spot, volatility, dividend"},
+      {"model.process.assets[].name", "text", "asset0, asset1, ...", "",
+       "the asset's name"},
+      {"model.process.assets[].spot", "number", "", "> 0",
+       "the asset's price today"},
+      {"model.process.assets[].volatility", "number", "", "> 0",
+       "the asset's annual volatility"},
+      {"model.process.assets[].dividend", "number", "0", "in [-1, 1]",
+       "the asset's continuous dividend yield"},
+      {"model.process.correlation", "matrix", "-", "in [-1, 1]",
+       "the assets' correlation matrix (positive definite, ones on the diagonal)"},
+      {"model.instrument.payoff", "one of", "", "average, max, min, exchange, spread",
+       "basket: the function of the assets' prices paid against the strike"},
+      {"model.instrument.weights", "list of numbers", "-", "> 0",
+       "basket: one weight per asset"},
+      {"model.instrument.cash", "number", "1", "> 0",
+       "digital: the amount paid in the money"},
+      {"model.process.v0", "number", "", ">= 0",
+       "Heston: the variance today"},
+      {"model.process.kappa", "number", "", "> 0",
+       "Heston: the speed of mean reversion of the variance"},
+      {"model.process.theta", "number", "", "> 0",
+       "Heston: the long-run variance"},
+      {"model.process.xi", "number", "", "> 0",
+       "Heston: the volatility of the variance"},
+      {"model.process.rho", "number", "", "in [-1, 1]",
+       "Heston: the correlation of the price and variance shocks"},
+      {"model.process.scheme", "one of", "qe", "qe, euler",
+       "Heston: Andersen's quadratic-exponential scheme or full-truncation Euler"},
+      {"model.instrument.strike_type", "one of", "fixed", "fixed, floating",
+       "lookback: a fixed strike, or the path's extreme as a floating strike"},
+  };
+  return keys;
 }
 
 }  // namespace mcsim::option

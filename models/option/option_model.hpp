@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "io/block.hpp"
+#include "io/schema.hpp"
 #include "models/model.hpp"
 
 namespace mcsim::option {
@@ -77,5 +78,7 @@ class OptionModel : public Model {
 };
 
 std::unique_ptr<Model> parse_option_model(io::Block& model);
+// The model: block's keys (mcsim schema).
+const std::vector<io::KeySchema>& option_keys();
 
 }  // namespace mcsim::option

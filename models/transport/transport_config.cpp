@@ -4,6 +4,7 @@
 #include <numeric>
 #include <utility>
 
+#include "io/schema.hpp"
 #include "models/transport/transport_spec.hpp"
 
 namespace mcsim::transport {
@@ -58,6 +59,7 @@ Material read_material(io::Block& b) {
   if (m.groups < 1) m.groups = 1;
   const int G = m.groups;
   m.total = per_group(b, "total", G, std::nullopt);
+  b.schema_note("scatter", "0");  // several groups: no scattering without a matrix
   if (G == 1) {
     m.scatter = {b.real("scatter", 0.0, kNonNegative)};
   } else if (b.has("scatter")) {
@@ -256,6 +258,79 @@ bool parse_materials_and_geometry(io::Block& model, TransportSpec& s) {
   if (model.valid() && s.region_material.size() != regions.size())
     model.error("regions", "names a material that is not defined");
   return model.valid() && g.valid() && model.diagnostics().empty();
+}
+
+
+// The keys of a transport job's model: block.
+// Each key once: its type, default, range or choices and meaning as its reader
+// above describes them (a test loads every job the tests do and fails on a key
+// read that is missing here or described otherwise).
+const std::vector<io::KeySchema>& transport_keys() {
+  static const std::vector<io::KeySchema> keys{
+      {"model.mode", "one of", "", "fixed_source, eigenvalue",
+       "transport: a fixed source, or the k eigenvalue by power iteration"},
+      {"model.materials", "list of blocks", "-", "",
+       "transport: the materials, each with macroscopic cross sections per cm"},
+      {"model.materials[].name", "text", "", "",
+       "transport: the material's name, which regions refer to"},
+      {"model.materials[].total", "list of numbers or number", "(depends on other keys)", ">= 0",
+       "transport: the total cross section (one per group)"},
+      {"model.materials[].scatter", "matrix or number", "0", ">= 0",
+       "transport: the scatter cross section (one group) or matrix [from][to]"},
+      {"model.materials[].fission", "list of numbers or number", "(depends on other keys)", ">= 0",
+       "transport: the fission cross section (one per group)"},
+      {"model.materials[].nu", "list of numbers or number", "(depends on other keys)", ">= 0",
+       "transport: neutrons per fission (one per group)"},
+      {"model.materials[].chi", "list of numbers", "-", ">= 0",
+       "transport: the fission spectrum over the groups (sums to 1)"},
+      {"model.materials[].mean_cosine", "number", "0", "in [-0.333333, 0.333333]",
+       "transport: the mean cosine of linearly anisotropic scattering (0: isotropic)"},
+      {"model.geometry", "block", "", "",
+       "transport: the shape and its surfaces"},
+      {"model.geometry.type", "one of", "", "infinite, slab, sphere",
+       "transport: an infinite medium, a slab of layers, or concentric spheres"},
+      {"model.regions", "list, each one of", "", "the materials' names",
+       "transport: one material per region, inside out or left to right"},
+      {"model.tallies", "list, each one of", "-", "transmission, reflection, absorption, leakage, collisions, flux",
+       "transport: what to score"},
+      {"model.eigenvalue", "block", "", "",
+       "transport: the generations of an eigenvalue run"},
+      {"model.eigenvalue.inactive", "whole number", "50", ">= 0, <= 100000",
+       "transport: generations discarded while the fission source settles"},
+      {"model.eigenvalue.active", "whole number", "", ">= 1, <= 100000",
+       "transport: generations that k and the tallies average over"},
+      {"model.capture", "one of", "analog", "analog, implicit",
+       "transport: analog absorption, or implicit capture with Russian roulette"},
+      {"model.weight_cutoff", "number", "0.25", "in (0, 1)",
+       "transport: with implicit capture, the weight below which Russian roulette is played"},
+      {"model.geometry.boundaries", "list of numbers", "-", "",
+       "transport: a slab's planes in cm, increasing (one region between two)"},
+      {"model.geometry.left", "one of", "vacuum", "vacuum, reflective",
+       "transport: a slab's left boundary"},
+      {"model.geometry.right", "one of", "vacuum", "vacuum, reflective",
+       "transport: a slab's right boundary"},
+      {"model.tallies[].flux", "block", "", "",
+       "transport: the scalar flux on a mesh, by track length and by collisions"},
+      {"model.tallies[].flux.bins", "whole number", "100", ">= 1, <= 100000",
+       "transport: equal mesh bins over the geometry"},
+      {"model.geometry.radii", "list of numbers", "-", "> 0",
+       "transport: the spheres' radii in cm, increasing outwards"},
+      {"model.geometry.outer", "one of", "vacuum", "vacuum, reflective",
+       "transport: the outer sphere's boundary"},
+      {"model.source", "block", "", "",
+       "transport: where fixed-source particles start"},
+      {"model.source.type", "one of", "", "beam, isotropic",
+       "transport: a beam at a point, or isotropic at a point or in a region"},
+      {"model.source.group", "whole number", "0", "a group, 0 = the fastest",
+       "transport: the energy group particles start in"},
+      {"model.source.region", "whole number", "", "a region, 0 = the innermost or leftmost",
+       "transport: an isotropic source spread uniformly over this region"},
+      {"model.source.position", "number", "0", "",
+       "transport: the source point in cm"},
+      {"model.source.direction", "number", "1", "in [-1, 1]",
+       "transport: a beam's direction cosine to the x axis"},
+  };
+  return keys;
 }
 
 }  // namespace mcsim::transport

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/block.hpp"
+#include "io/schema.hpp"
 #include "models/model.hpp"
 #include "models/transport/transport_kernel.hpp"
 #include "models/transport/transport_spec.hpp"
@@ -44,5 +45,7 @@ class TransportModel : public Model {
 };
 
 std::unique_ptr<Model> parse_transport_model(io::Block& model);
+// The model: block's keys (mcsim schema).
+const std::vector<io::KeySchema>& transport_keys();
 
 }  // namespace mcsim::transport

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "models/correlation.hpp"
+#include "io/schema.hpp"
 #include "models/var/var_spec.hpp"
 
 namespace mcsim::var {
@@ -93,6 +94,57 @@ bool parse_var_spec(io::Block& model, VarSpec& s) {
   s.rate = model.real("rate", 0.0, {-1.0, 1.0});
   parse_portfolio(model, s);
   return model.valid() && factors.valid() && model.diagnostics().empty();
+}
+
+
+// The keys of a portfolio-risk job's model: block.
+// Each key once: its type, default, range or choices and meaning as its reader
+// above describes them (a test loads every job the tests do and fails on a key
+// read that is missing here or described otherwise).
+const std::vector<io::KeySchema>& var_keys() {
+  static const std::vector<io::KeySchema> keys{
+      {"model.horizon_days", "whole number", "", ">= 1, <= 10000",
+       "risk: the horizon in trading days (252 a year)"},
+      {"model.confidence", "list of numbers", "-", "in (0, 1)",
+       "risk: the VaR and ES levels, e.g. [0.95, 0.99]"},
+      {"model.factors", "block", "", "",
+       "risk: the risk factors (asset prices) and their joint shocks"},
+      {"model.factors.distribution", "one of", "normal", "normal, student_t",
+       "risk: normal or Student-t shocks (with dof)"},
+      {"model.factors.assets", "list of blocks", "-", "",
+       "risk: the assets; each with name, spot, volatility, drift"},
+      {"model.factors.assets[].name", "text", "", "",
+       "risk: the asset's name, which positions refer to"},
+      {"model.factors.assets[].spot", "number", "", "> 0",
+       "risk: the asset's price today"},
+      {"model.factors.assets[].volatility", "number", "", "> 0",
+       "risk: the asset's annual volatility"},
+      {"model.factors.assets[].drift", "number", "0", "in [-1, 1]",
+       "risk: the asset's annual drift over the horizon"},
+      {"model.factors.correlation", "number or matrix", "(depends on other keys)", "in [-1, 1]",
+       "risk: the assets' correlation matrix, or one number for every pair"},
+      {"model.rate", "number", "0", "in [-1, 1]",
+       "risk: the risk-free rate that values the options"},
+      {"model.portfolio", "list of blocks", "-", "",
+       "risk: the positions; each a stock, forward or option on one asset"},
+      {"model.portfolio[].name", "text", "p0, p1, ...", "",
+       "risk: the position's name in the contributions"},
+      {"model.portfolio[].type", "one of", "", "stock, forward, option",
+       "risk: the kind of position"},
+      {"model.portfolio[].asset", "text", "", "",
+       "risk: the asset the position is on"},
+      {"model.portfolio[].quantity", "number", "", "",
+       "risk: units held (negative: short)"},
+      {"model.portfolio[].option", "one of", "", "call, put",
+       "risk: call or put (option positions)"},
+      {"model.portfolio[].strike", "number", "", "> 0",
+       "risk: the strike (forward and option positions)"},
+      {"model.portfolio[].maturity", "number", "", "> 0",
+       "risk: years to maturity today (forward and option positions)"},
+      {"model.factors.dof", "number", "", "in (2, 1e+06]",
+       "risk: the Student-t degrees of freedom"},
+  };
+  return keys;
 }
 
 }  // namespace mcsim::var

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/block.hpp"
+#include "io/schema.hpp"
 #include "models/model.hpp"
 #include "models/var/risk_kernel.hpp"
 #include "models/var/var_spec.hpp"
@@ -44,5 +45,7 @@ class VarModel : public Model {
 };
 
 std::unique_ptr<Model> parse_var_model(io::Block& model);
+// The model: block's keys (mcsim schema).
+const std::vector<io::KeySchema>& var_keys();
 
 }  // namespace mcsim::var
