@@ -1,13 +1,15 @@
 #include "app/mcsim.hpp"
 
+#include "app/run/plan.hpp"
+
 namespace mcsim {
 
 io::Job load_job(const std::string& path, const std::vector<std::string>& overrides) {
-  return io::load_job_file(path, overrides);
+  return plan::planned(io::load_job_file(path, overrides));
 }
 
 io::Job parse_job(const std::string& yaml, const std::string& label, const std::vector<std::string>& overrides) {
-  return io::load_job_text(yaml, label, overrides);
+  return plan::planned(io::load_job_text(yaml, label, overrides));
 }
 
 Session::Session(io::BackendChoice backend) : owned_(make_devices(backend)) {

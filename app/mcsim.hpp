@@ -21,7 +21,8 @@
 namespace mcsim {
 
 // A job from a YAML file, or from YAML text (`label` names it in errors), with
-// overrides such as "model.process.volatility=0.3" applied before it is checked.
+// overrides such as "model.process.volatility=0.3" applied before it is checked,
+// and its sizes decided (run.chunk_paths, app/run/plan.hpp).
 io::Job load_job(const std::string& path, const std::vector<std::string>& overrides = {});
 io::Job parse_job(const std::string& yaml, const std::string& label = "job",
                   const std::vector<std::string>& overrides = {});

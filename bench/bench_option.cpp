@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "app/exec/option/executor.hpp"
+#include "app/mcsim.hpp"
 #include "reduce/tree.hpp"
 
 using namespace mcsim;
@@ -103,9 +104,9 @@ int main(int argc, char** argv) {
       argc > 3 ? std::strtoull(argv[3], nullptr, 0) : (which == "cpu" ? bj->cpu_paths : bj->gpu_paths);
   const int runs = argc > 4 ? std::atoi(argv[4]) : (which == "cpu" ? 5 : 9);
 
-  const io::Job job = io::load_job_text("run: { paths: " + std::to_string(paths) +
-                                            ", seed: 1, precision: float }\nmodel:\n  type: option\n" + bj->model,
-                                        "bench");
+  const io::Job job = parse_job("run: { paths: " + std::to_string(paths) + ", seed: 1, precision: float }\nmodel:\n  type: option\n" +
+                                    bj->model,
+                                "bench");
   std::string why;
   if (which != "cpu" && cuda_device_count(&why) == 0) {
     fmt::print("bench_option: no {} backend: {}\n", which, why);

@@ -3,8 +3,10 @@
 // of device work by CUDA events. For the CUDA executors only.
 #pragma once
 #include <cuda_runtime.h>
+#include <thrust/device_vector.h>
 
 #include <cstddef>
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -16,30 +18,30 @@ inline void check_cuda(cudaError_t e, int device, const std::string& what) {
                              cudaGetErrorString(e));
 }
 
+// Scratch bytes in a thrust::device_vector: RAII, and Thrust's allocator.
 class DeviceBuffer {
  public:
   DeviceBuffer() = default;
-  ~DeviceBuffer() {
-    if (ptr_) cudaFree(ptr_);
-  }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-
   // At least `bytes` on the current device; what it held is kept unless it grows.
   void* room(std::size_t bytes, int device) {
-    if (bytes > bytes_) {
-      if (ptr_) cudaFree(ptr_);
-      ptr_ = nullptr;
-      check_cuda(cudaMalloc(&ptr_, bytes), device, "allocation of " + std::to_string(bytes) + " bytes");
-      bytes_ = bytes;
+    if (bytes > bytes_.size()) {
+      try {
+        bytes_.clear();
+        bytes_.shrink_to_fit();  // the old bytes go before the new: they are not kept
+        bytes_.resize(bytes);
+      } catch (const std::exception& e) {  // thrust::system_error, std::bad_alloc
+        throw std::runtime_error("CUDA error on device " + std::to_string(device) + " during allocation of " +
+                                 std::to_string(bytes) + " bytes: " + e.what());
+      }
     }
-    return ptr_;
+    return get();
   }
-  void* get() const { return ptr_; }
+  void* get() { return bytes_.empty() ? nullptr : thrust::raw_pointer_cast(bytes_.data()); }
 
  private:
-  void* ptr_ = nullptr;
-  std::size_t bytes_ = 0;
+  thrust::device_vector<unsigned char> bytes_;
 };
 
 // The device's milliseconds for the work queued on the default stream between
