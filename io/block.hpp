@@ -46,6 +46,17 @@ class Block {
   std::string text(const std::string& key, std::optional<std::string> fallback);
   std::string choice(const std::string& key, const std::vector<std::string>& allowed,
                      std::optional<std::string> fallback);
+  // choice() read into an enum whose values follow `names` in order (from its
+  // value `first`; 1 when the enum's 0 is "none"). An error leaves the fallback,
+  // or the enum's value `first`.
+  template <class E>
+  E choice_of(const std::string& key, const std::vector<std::string>& names, std::optional<E> fallback, int first = 0) {
+    const auto at = [&](E e) { return names.at(static_cast<std::size_t>(static_cast<int>(e) - first)); };
+    const std::string v = choice(key, names, fallback ? std::optional<std::string>(at(*fallback)) : std::nullopt);
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (names[i] == v) return static_cast<E>(static_cast<int>(i) + first);
+    return fallback.value_or(static_cast<E>(first));
+  }
   // A list of names from `allowed`; with `mappings`, items that are mappings (such
   // as {flux: {bins: 100}}) go there as blocks instead of being errors.
   std::vector<std::string> choices(const std::string& key, const std::vector<std::string>& allowed,

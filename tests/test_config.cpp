@@ -47,7 +47,7 @@ TEST_CASE("a valid job reads into typed values", "[config]") {
   CHECK(spec.spot == 100);
   CHECK(spec.dividend == 0.01);
   CHECK(spec.call);
-  CHECK(spec.instrument == "european");
+  CHECK(spec.instrument == option::Instrument::European);
 }
 
 TEST_CASE("numbers accept 1e7 and digit grouping", "[config]") {

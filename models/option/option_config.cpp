@@ -56,11 +56,11 @@ void parse_assets(io::Block& process, OptionSpec& s) {
 // A basket's payoff, weights and strike.
 void parse_basket(io::Block& inst, OptionSpec& s) {
   using io::Range;
-  s.basket = inst.choice("payoff", {"average", "max", "min", "exchange", "spread"}, std::nullopt);
+  s.basket = inst.choice_of<BasketKind>("payoff", basket_names(), std::nullopt, 1);
   const std::size_t n = s.assets.size();
-  const bool pair = s.basket == "exchange" || s.basket == "spread";
-  if (pair && n != 2) inst.error("payoff", s.basket + " needs exactly two assets (got " + std::to_string(n) + ")");
-  if (s.basket == "exchange") {
+  const bool pair = s.basket == BasketKind::Exchange || s.basket == BasketKind::Spread;
+  if (pair && n != 2) inst.error("payoff", name_of(s.basket) + " needs exactly two assets (got " + std::to_string(n) + ")");
+  if (s.basket == BasketKind::Exchange) {
     if (inst.has("strike")) inst.error("strike", "an exchange option has no strike (it pays S1 - S2)");
   } else {
     if (pair) inst.schema_note("strike", "", "any for a spread");
@@ -73,18 +73,44 @@ void parse_basket(io::Block& inst, OptionSpec& s) {
                                 std::to_string(s.weights.size()));
   } else {
     // An average basket is the plain mean; the others take each asset once.
-    s.weights.assign(n, s.basket == "average" ? 1.0 / static_cast<double>(n) : 1.0);
+    s.weights.assign(n, s.basket == BasketKind::Average ? 1.0 / static_cast<double>(n) : 1.0);
   }
 }
 
 }  // namespace
+
+const std::vector<std::string>& process_names() {
+  static const std::vector<std::string> n{"gbm", "heston"};
+  return n;
+}
+const std::vector<std::string>& instrument_names() {
+  static const std::vector<std::string> n{"european", "digital", "asian", "barrier",
+                                          "lookback", "basket",  "american", "bermudan"};
+  return n;
+}
+const std::vector<std::string>& average_names() {
+  static const std::vector<std::string> n{"arithmetic", "geometric"};
+  return n;
+}
+const std::vector<std::string>& strike_type_names() {
+  static const std::vector<std::string> n{"fixed", "floating"};
+  return n;
+}
+const std::vector<std::string>& knock_names() {
+  static const std::vector<std::string> n{"down-and-out", "up-and-out", "down-and-in", "up-and-in"};
+  return n;
+}
+const std::vector<std::string>& basket_names() {
+  static const std::vector<std::string> n{"average", "max", "min", "exchange", "spread"};
+  return n;
+}
 
 std::unique_ptr<Model> parse_option_model(io::Block& model) {
   OptionSpec s;
   using io::Range;
 
   io::Block process = model.child("process", true);
-  s.process = process.choice("type", {"gbm", "heston"}, std::string("gbm"));
+  s.process = process.choice_of("type", process_names(), std::optional<Process>(Process::Gbm));
   s.rate = process.real("rate", 0.0, {-1.0, 1.0});
   if (process.has("assets")) {
     parse_assets(process, s);
@@ -106,36 +132,35 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   process.finish();
 
   io::Block inst = model.child("instrument", true);
-  s.instrument = inst.choice(
-      "type", {"european", "digital", "asian", "barrier", "lookback", "basket", "american", "bermudan"}, std::nullopt);
-  if (s.instrument == "basket" && !s.multi_asset() && process.valid())
+  s.instrument = inst.choice_of<Instrument>("type", instrument_names(), std::nullopt);
+  if (s.instrument == Instrument::Basket && !s.multi_asset() && process.valid())
     inst.error("type", "a basket needs several assets: give model.process.assets and correlation");
-  if (s.instrument != "basket" && s.multi_asset())
+  if (s.instrument != Instrument::Basket && s.multi_asset())
     inst.error("type", "several assets price a basket only (type: basket)");
   s.call = inst.choice("option", {"call", "put"}, std::nullopt) != "put";
   s.maturity = inst.real("maturity", std::nullopt, Range::positive());
-  if (s.instrument == "lookback") {
-    s.strike_type = inst.choice("strike_type", {"fixed", "floating"}, std::string("fixed"));
-    if (s.strike_type == "fixed") s.strike = inst.real("strike", std::nullopt, Range::positive());
+  if (s.instrument == Instrument::Lookback) {
+    s.strike_type = inst.choice_of("strike_type", strike_type_names(), std::optional<StrikeType>(StrikeType::Fixed), 1);
+    if (s.strike_type == StrikeType::Fixed) s.strike = inst.real("strike", std::nullopt, Range::positive());
     else if (inst.has("strike")) inst.error("strike", "a floating-strike lookback has no strike");
-  } else if (s.instrument == "basket") {
+  } else if (s.instrument == Instrument::Basket) {
     parse_basket(inst, s);
   } else {
     s.strike = inst.real("strike", std::nullopt, Range::positive());
   }
   constexpr std::uint64_t kMaxDates = AmericanPath<double>::kMaxDates;
-  if (s.instrument == "bermudan") {
+  if (s.instrument == Instrument::Bermudan) {
     s.steps = inst.count("exercise_dates", std::nullopt, 1, kMaxDates);
   } else if (inst.has("exercise_dates")) {
     inst.error("exercise_dates", "only a Bermudan option has exercise dates (an American is exercisable at every step)");
   }
-  if (s.instrument == "digital") {
+  if (s.instrument == Instrument::Digital) {
     s.cash = inst.real("cash", 1.0, Range::positive());
   } else if (inst.has("cash")) {
     inst.error("cash", "only a digital option has a cash payout");
   }
-  if (s.instrument == "asian") {
-    s.average = inst.choice("average", {"arithmetic", "geometric"}, std::string("arithmetic"));
+  if (s.instrument == Instrument::Asian) {
+    s.average = inst.choice_of("average", average_names(), std::optional<Average>(Average::Arithmetic), 1);
     if (inst.has("times")) {
       s.times = inst.reals("times", Range::positive());
       if (inst.has("fixings")) inst.error("fixings", "give fixings or times, not both");
@@ -153,38 +178,38 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   }
   // A barrier: the instrument of type barrier (on the European payoff) or an
   // optional knock condition on an Asian.
-  const bool barrier_allowed = s.instrument == "barrier" || s.instrument == "asian";
-  if (barrier_allowed && (s.instrument == "barrier" || inst.has("barrier"))) {
+  const bool barrier_allowed = s.instrument == Instrument::Barrier || s.instrument == Instrument::Asian;
+  if (barrier_allowed && (s.instrument == Instrument::Barrier || inst.has("barrier"))) {
     s.barrier = inst.real("barrier", std::nullopt, Range::positive());
-    s.knock = inst.choice("kind", {"down-and-out", "up-and-out", "down-and-in", "up-and-in"}, std::nullopt);
+    s.knock = inst.choice_of<KnockKind>("kind", knock_names(), std::nullopt, 1);
     s.rebate = inst.real("rebate", 0.0, Range{0, 1e308, false, false});
-    const bool down = s.knock.rfind("down", 0) == 0;
-    if (!s.knock.empty() && s.spot > 0 && (down ? s.spot <= s.barrier : s.spot >= s.barrier))
+    const bool down = s.knock == KnockKind::DownOut || s.knock == KnockKind::DownIn;
+    if (s.knock != KnockKind::None && s.spot > 0 && (down ? s.spot <= s.barrier : s.spot >= s.barrier))
       inst.error("barrier", "the spot " + number(s.spot) + " is already " + (down ? "at or below" : "at or above") +
                                 " the " + (down ? "down" : "up") + " barrier " + number(s.barrier));
   } else {
     for (const char* key : {"barrier", "kind", "rebate"})
       if (inst.has(key)) inst.error(key, "only a barrier or an Asian option has a barrier");
   }
-  if (s.instrument == "barrier" || s.instrument == "lookback") {
+  if (s.instrument == Instrument::Barrier || s.instrument == Instrument::Lookback) {
     s.continuous = inst.choice("monitoring", {"continuous", "discrete"}, std::string("discrete")) == "continuous";
-  } else if (inst.has("monitoring") && !(s.instrument == "asian" && !s.knock.empty())) {
+  } else if (inst.has("monitoring") && !(s.instrument == Instrument::Asian && s.knock != KnockKind::None)) {
     inst.error("monitoring", "only barriers and lookbacks are monitored");
   } else if (inst.has("monitoring")) {
     s.continuous = inst.choice("monitoring", {"continuous", "discrete"}, std::string("discrete")) == "continuous";
   }
   inst.finish();
 
-  if (s.instrument == "asian") {
+  if (s.instrument == Instrument::Asian) {
     if (model.has("steps")) model.error("steps", "an Asian option steps at its fixings; set instrument.fixings");
-  } else if (s.instrument == "basket") {
+  } else if (s.instrument == Instrument::Basket) {
     if (model.has("steps")) model.error("steps", "a basket pays on its assets at maturity, reached in one exact step");
-  } else if (s.instrument == "bermudan") {
+  } else if (s.instrument == Instrument::Bermudan) {
     if (model.has("steps")) model.error("steps", "a Bermudan option steps at its exercise dates; set instrument.exercise_dates");
   } else {
     model.schema_note("steps", fmt::format("1; {} under Heston, {} for an American option", kHestonDefaultSteps,
                                            kAmericanDefaultDates));
-    s.steps = model.count("steps", s.heston() ? kHestonDefaultSteps : s.instrument == "american" ? kAmericanDefaultDates : 1, 1);
+    s.steps = model.count("steps", s.heston() ? kHestonDefaultSteps : s.instrument == Instrument::American ? kAmericanDefaultDates : 1, 1);
   }
   if (s.early_exercise()) {
     if (s.steps > kMaxDates) model.error("steps", "an American option is exercisable on at most " + std::to_string(kMaxDates) + " dates");
@@ -195,7 +220,7 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   }
   if (s.heston()) {
     // Heston paths are stepped on equal steps and watched at the steps.
-    if (s.instrument != "european" && !s.path_dependent())
+    if (s.instrument != Instrument::European && !s.path_dependent())
       inst.error("type", "under heston mcsim prices european, asian, barrier and lookback options");
     if (!s.times.empty()) inst.error("times", "under heston fixings are equally spaced; give fixings, not times");
     if (s.continuous)
@@ -209,7 +234,7 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   }
   if (s.sobol) {
     // The Brownian bridge builds one GBM path on equal steps.
-    if (s.heston() || s.multi_asset() || s.early_exercise() || s.instrument == "digital")
+    if (s.heston() || s.multi_asset() || s.early_exercise() || s.instrument == Instrument::Digital)
       model.error("variance_reduction", "sobol drives a single GBM asset's path: european, asian, barrier or lookback");
     else if (!s.times.empty())
       model.error("variance_reduction", "sobol builds paths on equally spaced steps; give fixings, not times");
@@ -222,12 +247,12 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
       model.error("variance_reduction", "the controls' means are GBM closed forms: control_variate needs process gbm");
     else if (s.early_exercise())
       model.error("variance_reduction", "control_variate is not available for early exercise in this version");
-    else if (s.instrument == "basket" && s.basket != "average")
+    else if (s.instrument == Instrument::Basket && s.basket != BasketKind::Average)
       model.error("variance_reduction", "a basket's control is the geometric basket: it serves payoff: average");
-    else if (!s.path_dependent() && s.instrument != "basket")
+    else if (!s.path_dependent() && s.instrument != Instrument::Basket)
       model.error("variance_reduction", "control_variate needs a path-dependent instrument (asian, barrier, lookback) "
                                         "or an average basket; a European is its own closed form");
-    else if (s.instrument == "asian" && (s.average != "arithmetic" || !s.knock.empty()))
+    else if (s.instrument == Instrument::Asian && (s.average != Average::Arithmetic || s.knock != KnockKind::None))
       model.error("variance_reduction", "an Asian's control is the geometric Asian: it serves an arithmetic average "
                                         "without a barrier");
   }

@@ -31,11 +31,13 @@ BsmInput bsm_input(const OptionSpec& s) {
   return {s.spot, s.strike, s.rate, s.dividend, s.volatility, s.maturity, s.call};
 }
 
-BarrierKind barrier_kind(const std::string& k) {
-  if (k == "down-and-out") return BarrierKind::DownOut;
-  if (k == "up-and-out") return BarrierKind::UpOut;
-  if (k == "down-and-in") return BarrierKind::DownIn;
-  return BarrierKind::UpIn;
+BarrierKind barrier_kind(KnockKind k) {
+  switch (k) {
+    case KnockKind::DownOut: return BarrierKind::DownOut;
+    case KnockKind::UpOut: return BarrierKind::UpOut;
+    case KnockKind::DownIn: return BarrierKind::DownIn;
+    default: return BarrierKind::UpIn;
+  }
 }
 
 std::vector<double> fixing_times(const OptionSpec& s) {
@@ -71,10 +73,10 @@ template <class Real, int Copies, bool Control, bool Sobol = false, bool Heston 
 StepPath<Real, Copies, Control, Sobol, Heston> make_step_path(const OptionSpec& s, const KernelSetup& setup) {
   StepPath<Real, Copies, Control, Sobol, Heston> k{};
   const double mu = s.rate - s.dividend - 0.5 * s.volatility * s.volatility;
-  k.payoff = s.instrument == "lookback"
-                 ? (s.strike_type == "floating" ? StepPayoff::LookbackFloating : StepPayoff::LookbackFixed)
-             : s.instrument == "asian"
-                 ? (s.average == "geometric" ? StepPayoff::GeometricAverage : StepPayoff::ArithmeticAverage)
+  k.payoff = s.instrument == Instrument::Lookback
+                 ? (s.strike_type == StrikeType::Floating ? StepPayoff::LookbackFloating : StepPayoff::LookbackFixed)
+             : s.instrument == Instrument::Asian
+                 ? (s.average == Average::Geometric ? StepPayoff::GeometricAverage : StepPayoff::ArithmeticAverage)
                  : StepPayoff::European;
   const auto times = fixing_times(s);
   k.steps = static_cast<int>(times.size());
@@ -91,15 +93,15 @@ StepPath<Real, Copies, Control, Sobol, Heston> make_step_path(const OptionSpec& 
     k.drift_at[i] = static_cast<Real>(mu * step);
     k.vol_at[i] = static_cast<Real>(s.volatility * std::sqrt(step));
   }
-  k.knock = s.knock.empty() ? Knock::None
-            : s.knock == "down-and-out" ? Knock::DownOut
-            : s.knock == "up-and-out"   ? Knock::UpOut
-            : s.knock == "down-and-in"  ? Knock::DownIn
-                                        : Knock::UpIn;
+  k.knock = s.knock == KnockKind::None      ? Knock::None
+            : s.knock == KnockKind::DownOut ? Knock::DownOut
+            : s.knock == KnockKind::UpOut   ? Knock::UpOut
+            : s.knock == KnockKind::DownIn  ? Knock::DownIn
+                                            : Knock::UpIn;
   k.continuous = s.continuous;
-  k.log_barrier = static_cast<Real>(s.knock.empty() ? 0.0 : std::log(s.barrier));
+  k.log_barrier = static_cast<Real>(s.knock == KnockKind::None ? 0.0 : std::log(s.barrier));
   k.rebate_pv = static_cast<Real>(s.rebate * std::exp(-s.rate * s.maturity));
-  k.control = s.instrument == "asian" ? ControlKind::GeometricAsian : ControlKind::European;
+  k.control = s.instrument == Instrument::Asian ? ControlKind::GeometricAsian : ControlKind::European;
   if constexpr (Sobol) k.plan = make_bridge_plan<Real>(k.steps, setup.chunk_paths, setup.seed);
   if constexpr (Heston) k.heston = make_heston_step<Real>(s);
   return k;
@@ -115,7 +117,7 @@ EuropeanPath<Real, Greeks, Antithetic> make_path(const OptionSpec& s) {
   k.discount = static_cast<Real>(std::exp(-s.rate * s.maturity));
   k.cash = static_cast<Real>(s.cash);
   k.sign = s.call ? Real(1) : Real(-1);
-  k.digital = s.instrument == "digital";
+  k.digital = s.instrument == Instrument::Digital;
   k.spot = static_cast<Real>(s.spot);
   k.volatility = static_cast<Real>(s.volatility);
   k.maturity = static_cast<Real>(s.maturity);
@@ -123,11 +125,13 @@ EuropeanPath<Real, Greeks, Antithetic> make_path(const OptionSpec& s) {
   return k;
 }
 
-BasketPayoff basket_payoff(const std::string& b) {
-  if (b == "average") return BasketPayoff::Average;
-  if (b == "max") return BasketPayoff::Max;
-  if (b == "min") return BasketPayoff::Min;
-  return BasketPayoff::Spread;  // spread, and exchange: a spread struck at 0
+BasketPayoff basket_payoff(BasketKind b) {
+  switch (b) {
+    case BasketKind::Average: return BasketPayoff::Average;
+    case BasketKind::Max: return BasketPayoff::Max;
+    case BasketKind::Min: return BasketPayoff::Min;
+    default: return BasketPayoff::Spread;  // spread, and exchange: a spread struck at 0
+  }
 }
 
 template <class Real, bool Control>
@@ -195,10 +199,10 @@ TwoAssetInput two_asset_input(const OptionSpec& s) {
 
 // A two-asset basket's exact price.
 double two_asset_value(const OptionSpec& s, const TwoAssetInput& two) {
-  const bool spread = s.basket == "spread" || s.basket == "exchange";
-  const TwoAssetPayoff p = s.basket == "max" ? TwoAssetPayoff::Max
-                           : s.basket == "min" ? TwoAssetPayoff::Min
-                                               : TwoAssetPayoff::Sum;
+  const bool spread = s.basket == BasketKind::Spread || s.basket == BasketKind::Exchange;
+  const TwoAssetPayoff p = s.basket == BasketKind::Max   ? TwoAssetPayoff::Max
+                           : s.basket == BasketKind::Min ? TwoAssetPayoff::Min
+                                                         : TwoAssetPayoff::Sum;
   return two_asset_price(two, p, s.weights[0], spread ? -s.weights[1] : s.weights[1], s.strike, s.call);
 }
 
@@ -242,7 +246,7 @@ namespace {
 double control_mean(const OptionSpec& s) {
   if (s.multi_asset()) return geometric_basket_price(basket_input(s), s.strike, s.call);
   const BsmInput in = bsm_input(s);
-  return s.instrument == "asian" ? geometric_asian_price(in, fixing_times(s)) : bsm_price(in);
+  return s.instrument == Instrument::Asian ? geometric_asian_price(in, fixing_times(s)) : bsm_price(in);
 }
 }  // namespace
 
@@ -251,7 +255,7 @@ double control_mean(const OptionSpec& s) {
 std::vector<std::string> OptionModel::path_greeks() const {
   std::vector<std::string> out;
   if (spec_.heston() || spec_.multi_asset() || spec_.sobol ||
-      (spec_.instrument != "european" && spec_.instrument != "digital"))
+      (spec_.instrument != Instrument::European && spec_.instrument != Instrument::Digital))
     return out;
   for (const auto& g : spec_.greeks)
     if (g != "theta") out.push_back(g);
@@ -329,7 +333,7 @@ Summary OptionModel::summarise(const std::vector<double>& total) const {
 std::vector<Reference> OptionModel::references() const {
   std::vector<Reference> refs = price_references();
   if (spec_.control_variate) refs.push_back({"control", control_mean(spec_)});
-  if (spec_.instrument == "digital" && !spec_.heston()) {
+  if (spec_.instrument == Instrument::Digital && !spec_.heston()) {
     const DigitalGreeks d = digital_greeks(bsm_input(spec_), spec_.cash);
     for (const auto& g : spec_.greeks) {
       if (g == "delta") refs.push_back({g, d.delta});
@@ -342,7 +346,7 @@ std::vector<Reference> OptionModel::references() const {
     const auto greeks = two_asset_greeks(spec_);
     refs.insert(refs.end(), greeks.begin(), greeks.end());
   }
-  if (spec_.instrument == "european" && !spec_.heston()) {
+  if (spec_.instrument == Instrument::European && !spec_.heston()) {
     const BsmInput in = bsm_input(spec_);
     for (const auto& g : spec_.greeks) {
       if (g == "delta") refs.push_back({g, bsm_delta(in)});
@@ -386,7 +390,7 @@ std::vector<GreekBump> OptionModel::greek_bumps() const {
 std::vector<Reference> OptionModel::price_references() const {
   const OptionSpec& s = spec_;
   if (s.heston()) {
-    if (s.instrument != "european") return {};
+    if (s.instrument != Instrument::European) return {};
     return {{"price", heston_price({s.spot, s.strike, s.rate, s.dividend, s.maturity, s.v0, s.kappa, s.theta, s.xi,
                                     s.rho, s.call})}};
   }
@@ -401,14 +405,14 @@ std::vector<Reference> OptionModel::price_references() const {
     const int dates = static_cast<int>(s.steps), tree = dates * std::max(2, kTreeSteps / dates / 2 * 2);
     const double bermudan = binomial_price(in, tree, true, dates);
     const double coarser = binomial_price(in, tree / 2, true, dates);  // the tree's own error, about
-    const double value = s.instrument == "american" ? binomial_price(in, tree, true) : bermudan;
+    const double value = s.instrument == Instrument::American ? binomial_price(in, tree, true) : bermudan;
     return {{"price", value, kLsmTolerance * value + std::fabs(value - bermudan) + std::fabs(bermudan - coarser)}};
   }
-  if (s.instrument == "digital") return {{"price", digital_price(in, s.cash)}};
-  if (s.instrument == "european") return {{"price", bsm_price(in)}};
-  if (s.instrument == "asian" && s.knock.empty() && s.average == "geometric")
+  if (s.instrument == Instrument::Digital) return {{"price", digital_price(in, s.cash)}};
+  if (s.instrument == Instrument::European) return {{"price", bsm_price(in)}};
+  if (s.instrument == Instrument::Asian && s.knock == KnockKind::None && s.average == Average::Geometric)
     return {{"price", geometric_asian_price(in, fixing_times(s))}};
-  if (s.instrument == "barrier") {
+  if (s.instrument == Instrument::Barrier) {
     const BarrierKind kind = barrier_kind(s.knock);
     if (s.continuous) return {{"price", barrier_price(in, kind, s.barrier, s.rebate, RebateTime::AtExpiry)}};
     if (s.times.empty()) {
@@ -419,9 +423,9 @@ std::vector<Reference> OptionModel::price_references() const {
       return {{"price", v, kBgkTolerance * std::fabs(v - cont)}};
     }
   }
-  if (s.instrument == "lookback" && s.continuous && std::fabs(s.rate - s.dividend) > 1e-12) {
+  if (s.instrument == Instrument::Lookback && s.continuous && std::fabs(s.rate - s.dividend) > 1e-12) {
     BsmInput l = in;
-    return {{"price", s.strike_type == "floating" ? lookback_floating_price(l, s.spot) : lookback_fixed_price(l, s.spot)}};
+    return {{"price", s.strike_type == StrikeType::Floating ? lookback_floating_price(l, s.spot) : lookback_fixed_price(l, s.spot)}};
   }
   return {};
 }
@@ -472,24 +476,24 @@ std::string OptionModel::describe() const {
   const OptionSpec& p = spec_;
   std::ostringstream s;
   if (p.multi_asset()) {
-    s << "basket " << p.basket << " " << (p.call ? "call" : "put") << " on " << p.assets.size() << " GBM assets (";
+    s << "basket " << name_of(p.basket) << " " << (p.call ? "call" : "put") << " on " << p.assets.size() << " GBM assets (";
     for (std::size_t a = 0; a < p.assets.size(); ++a)
       s << (a ? ", " : "") << p.weights[a] << " x " << p.assets[a].name << " S0=" << p.assets[a].spot
         << " sigma=" << p.assets[a].volatility;
-    s << ")" << (p.basket == "exchange" ? std::string() : " K=" + number(p.strike)) << " T=" << p.maturity
+    s << ")" << (p.basket == BasketKind::Exchange ? std::string() : " K=" + number(p.strike)) << " T=" << p.maturity
       << " r=" << p.rate << (p.antithetic ? ", antithetic" : "") << (p.control_variate ? ", control variate" : "");
     return s.str();
   }
-  s << p.instrument << (p.average.empty() ? "" : " " + p.average)
-    << (p.strike_type.empty() ? "" : " " + p.strike_type + "-strike")
-    << (p.knock.empty() ? "" : " " + p.knock + " " + number(p.barrier)) << " " << (p.call ? "call" : "put");
+  s << name_of(p.instrument) << (p.average == Average::None ? "" : " " + name_of(p.average))
+    << (p.strike_type == StrikeType::None ? "" : " " + name_of(p.strike_type) + "-strike")
+    << (p.knock == KnockKind::None ? "" : " " + name_of(p.knock) + " " + number(p.barrier)) << " " << (p.call ? "call" : "put");
   if (p.heston())
     s << ", Heston (" << (p.qe ? "QE" : "full-truncation Euler") << ") S0=" << p.spot << " v0=" << p.v0
       << " kappa=" << p.kappa << " theta=" << p.theta << " xi=" << p.xi << " rho=" << p.rho;
   else
     s << ", GBM S0=" << p.spot << " sigma=" << p.volatility;
-  s << (p.strike_type == "floating" ? std::string() : " K=" + number(p.strike)) << " T=" << p.maturity
-    << " r=" << p.rate << " q=" << p.dividend << (p.instrument == "digital" ? " cash=" + number(p.cash) : "");
+  s << (p.strike_type == StrikeType::Floating ? std::string() : " K=" + number(p.strike)) << " T=" << p.maturity
+    << " r=" << p.rate << " q=" << p.dividend << (p.instrument == Instrument::Digital ? " cash=" + number(p.cash) : "");
   if (p.stepped())
     s << ", " << (p.times.empty() ? p.steps : p.times.size())
       << (p.continuous ? " steps, continuous monitoring" : " steps");

@@ -16,9 +16,36 @@ struct Asset {
   double spot = 0, volatility = 0, dividend = 0;
 };
 
+// The choices of an option job, as enums once read; each names list holds the
+// config's words in the enum's order (after None, where there is one).
+enum class Process { Gbm, Heston };
+enum class Instrument { European, Digital, Asian, Barrier, Lookback, Basket, American, Bermudan };
+enum class Average { None, Arithmetic, Geometric };
+enum class StrikeType { None, Fixed, Floating };
+enum class KnockKind { None, DownOut, UpOut, DownIn, UpIn };
+enum class BasketKind { None, Average, Max, Min, Exchange, Spread };
+const std::vector<std::string>& process_names();
+const std::vector<std::string>& instrument_names();
+const std::vector<std::string>& average_names();
+const std::vector<std::string>& strike_type_names();
+const std::vector<std::string>& knock_names();
+const std::vector<std::string>& basket_names();
+// An enum's config word ("" for None).
+template <class E>
+std::string name_of(E e, const std::vector<std::string>& names, int first) {
+  const int i = static_cast<int>(e) - first;
+  return i < 0 ? std::string() : names.at(static_cast<std::size_t>(i));
+}
+inline std::string name_of(Process p) { return name_of(p, process_names(), 0); }
+inline std::string name_of(Instrument i) { return name_of(i, instrument_names(), 0); }
+inline std::string name_of(Average a) { return name_of(a, average_names(), 1); }
+inline std::string name_of(StrikeType t) { return name_of(t, strike_type_names(), 1); }
+inline std::string name_of(KnockKind k) { return name_of(k, knock_names(), 1); }
+inline std::string name_of(BasketKind b) { return name_of(b, basket_names(), 1); }
+
 struct OptionSpec {
   // process: gbm (volatility) or heston (v0, kappa, theta, xi, rho; scheme qe | euler)
-  std::string process = "gbm";
+  Process process = Process::Gbm;
   double spot = 0, rate = 0, dividend = 0, volatility = 0;
   // Several correlated GBM assets (a basket) replace spot, volatility and dividend.
   std::vector<Asset> assets;
@@ -27,17 +54,17 @@ struct OptionSpec {
   double v0 = 0, kappa = 0, theta = 0, xi = 0, rho = 0;
   bool qe = true;
   // instrument
-  std::string instrument;  // european | digital | asian | barrier | lookback | basket | american | bermudan
+  Instrument instrument = Instrument::European;
   bool call = true;
   double strike = 0, maturity = 0, cash = 1;
   std::uint64_t steps = 1;          // path steps: the fixings of an Asian, the monitoring dates
   std::vector<double> times;        // fixing times (years) when given, else equal steps
-  std::string average;              // asian: arithmetic | geometric
-  std::string strike_type;          // lookback: fixed | floating
-  std::string knock;                // "" or down-and-out | up-and-out | down-and-in | up-and-in
+  Average average = Average::None;              // asian
+  StrikeType strike_type = StrikeType::None;    // lookback
+  KnockKind knock = KnockKind::None;            // barrier, or an Asian's optional knock
   double barrier = 0, rebate = 0;   // rebate paid at expiry
   bool continuous = false;          // monitoring of barrier and extremes
-  std::string basket;               // basket: average | max | min | exchange | spread
+  BasketKind basket = BasketKind::None;
   std::vector<double> weights;      // basket: one per asset
   // american: exercise at each of `steps` dates; bermudan: at `steps` = exercise_dates
   std::uint64_t regression_paths = 0;  // Longstaff-Schwartz's fit, separate from pricing
@@ -45,10 +72,12 @@ struct OptionSpec {
   bool control_variate = false;     // geometric Asian for an arithmetic one, else the European
   bool sobol = false;               // scrambled Sobol points through the Brownian bridge
   std::vector<std::string> greeks;  // delta, gamma, vega, rho, theta
-  bool path_dependent() const { return instrument == "asian" || instrument == "barrier" || instrument == "lookback"; }
+  bool path_dependent() const {
+    return instrument == Instrument::Asian || instrument == Instrument::Barrier || instrument == Instrument::Lookback;
+  }
   bool multi_asset() const { return !assets.empty(); }
-  bool early_exercise() const { return instrument == "american" || instrument == "bermudan"; }
-  bool heston() const { return process == "heston"; }
+  bool early_exercise() const { return instrument == Instrument::American || instrument == Instrument::Bermudan; }
+  bool heston() const { return process == Process::Heston; }
   // Walked step by step (StepPath): path-dependent payoffs, Heston paths, and GBM paths from Sobol points.
   bool stepped() const { return path_dependent() || heston() || sobol; }
 };
