@@ -54,8 +54,12 @@ Handle& Handle::operator=(Handle&& o) noexcept {
 }
 
 Handle create_file(const std::string& path) {
-  return Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose,
-                "create file '" + path + "'");
+  // The 1.8 object format stores attributes densely, so one may exceed the 64 KB
+  // of an object header (a long config, a sweep's scenario order); h5py reads it.
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access list");
+  if (H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST) < 0)
+    throw std::runtime_error("HDF5: cannot ask for the 1.8 file format for '" + path + "'");
+  return Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl), H5Fclose, "create file '" + path + "'");
 }
 void write_file_atomically(const std::string& path, const std::function<void(hid_t)>& fill) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
