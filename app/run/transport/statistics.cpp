@@ -1,0 +1,100 @@
+#include "app/run/transport/statistics.hpp"
+
+#include <cmath>
+
+namespace mcsim {
+
+// The tallies a job asked for, and the flux mesh as a table.
+void tally_estimates(const transport::TransportModel& model, const transport::TransportView<double>& v, const Batches& b,
+                     io::ScenarioResult* out, bool with_table) {
+  namespace slot = transport::slot;
+  const transport::TransportSpec& spec = model.spec();
+  const transport::Tallies& t = spec.tallies;
+  const std::pair<bool, std::pair<const char*, int>> scalars[] = {
+      {t.transmission, {"transmission", slot::Transmission}}, {t.reflection, {"reflection", slot::Reflection}},
+      {t.absorption, {"absorption", slot::Absorption}},       {t.leakage, {"leakage", slot::Leakage}},
+      {t.collisions, {"collisions", slot::Collisions}}};
+  for (const auto& [wanted, named] : scalars)
+    if (wanted) out->estimates.push_back(b.of(named.first, named.second));
+  if (!t.flux_bins) return;
+  const int G = spec.groups, bins = t.flux_bins;
+  out->estimates.push_back(b.of_sum("flux", slot::Scalars, slot::Scalars + G * bins));
+  out->estimates.push_back(b.of_sum("flux_collision", slot::Scalars + G * bins, slot::Scalars + 2 * G * bins));
+  if (!with_table) return;  // a batch's estimates, for paired differences
+  // Per bin: the flux is its track length (or collision score) over its volume.
+  std::vector<double> rows;
+  for (int g = 0; g < G; ++g)
+    for (int i = 0; i < bins; ++i) {
+      double lo = 0, hi = 0, volume = 1;
+      if (spec.geometry.shape != transport::Shape::Infinite) {
+        lo = v.mesh_low + v.mesh_width * i, hi = v.mesh_low + v.mesh_width * (i + 1);
+        volume = v.sphere ? 4.0 / 3.0 * M_PI * (hi * hi * hi - lo * lo * lo) : hi - lo;
+      }
+      const auto tr = b.of("", slot::Scalars + g * bins + i, 1 / volume);
+      const auto co = b.of("", slot::Scalars + G * bins + g * bins + i, 1 / volume);
+      rows.insert(rows.end(), {lo, hi, static_cast<double>(g), tr.value, tr.std_error, co.value, co.std_error,
+                               model.flux_reference(lo, hi, g)});
+    }
+  out->tables.push_back({"flux", {"low", "high", "group", "track", "track_std_error", "collision", "collision_std_error", "reference"}, rows});
+}
+
+// The minimum-variance combination of k's estimators (weights C^-1 1 / 1' C^-1 1,
+// C their covariance over the generations), on the largest subset whose covariance
+// is positive definite; implicit capture makes the absorption and collision
+// estimators one.
+reduce::Estimate combined_k(const std::vector<std::array<double, 3>>& k, std::vector<double>* weights) {
+  const std::size_t n = k.size();
+  double mean[3] = {0, 0, 0}, c[3][3] = {};
+  for (const auto& g : k)
+    for (int i = 0; i < 3; ++i) mean[i] += g[static_cast<std::size_t>(i)] / static_cast<double>(n);
+  // An estimator with no spread is exact (an infinite medium's absorption estimator).
+  for (int i = 0; i < 3; ++i) {
+    bool flat = true;
+    for (const auto& g : k) flat = flat && g[static_cast<std::size_t>(i)] == k.front()[static_cast<std::size_t>(i)];
+    if (flat) {
+      weights->assign(3, 0.0);
+      (*weights)[static_cast<std::size_t>(i)] = 1;
+      return reduce::normal_estimate("k_eff", k.front()[static_cast<std::size_t>(i)], 0, n);
+    }
+  }
+  for (const auto& g : k)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        c[i][j] += (g[static_cast<std::size_t>(i)] - mean[i]) * (g[static_cast<std::size_t>(j)] - mean[j]) / static_cast<double>(n - 1);
+  for (const std::vector<int>& subset : {std::vector<int>{0, 1, 2}, {0, 2}, {1, 2}, {0, 1}, {0}}) {
+    const std::size_t m = subset.size();
+    // Solve C_s x = 1 by Gaussian elimination; give up on a pivot that vanishes.
+    std::vector<double> a(m * (m + 1));
+    for (std::size_t i = 0; i < m; ++i) {
+      for (std::size_t j = 0; j < m; ++j) a[i * (m + 1) + j] = c[subset[i]][subset[j]];
+      a[i * (m + 1) + m] = 1;
+    }
+    bool ok = true;
+    for (std::size_t p = 0; p < m && ok; ++p) {
+      const double pivot = a[p * (m + 1) + p];
+      if (!(pivot > 1e-9 * c[subset[p]][subset[p]]) || !(c[subset[p]][subset[p]] > 0)) { ok = m == 1 && pivot >= 0; break; }
+      for (std::size_t r = p + 1; r < m; ++r) {
+        const double f = a[r * (m + 1) + p] / pivot;
+        for (std::size_t j = p; j <= m; ++j) a[r * (m + 1) + j] -= f * a[p * (m + 1) + j];
+      }
+    }
+    if (!ok) continue;
+    std::vector<double> x(m);
+    for (std::size_t r = m; r-- > 0;) {
+      double s = a[r * (m + 1) + m];
+      for (std::size_t j = r + 1; j < m; ++j) s -= a[r * (m + 1) + j] * x[j];
+      x[r] = a[r * (m + 1) + r] > 0 ? s / a[r * (m + 1) + r] : 1;
+    }
+    double sum = 0;
+    for (double v : x) sum += v;
+    if (!(sum > 0)) continue;
+    weights->assign(3, 0.0);
+    double value = 0;
+    for (std::size_t i = 0; i < m; ++i) (*weights)[static_cast<std::size_t>(subset[i])] = x[i] / sum, value += x[i] / sum * mean[subset[i]];
+    const double var = m == 1 ? c[subset[0]][subset[0]] : 1 / sum;
+    return reduce::normal_estimate("k_eff", value, std::sqrt(var / static_cast<double>(n)), n);
+  }
+  return reduce::normal_estimate("k_eff", mean[0], NAN, n);
+}
+
+}  // namespace mcsim
