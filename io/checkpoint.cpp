@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <stdexcept>
 
@@ -42,6 +44,15 @@ std::vector<std::string> find_checkpoints(const std::string& results_path) {
   return out;
 }
 
+namespace {
+// What a checkpoint's checksum covers: all it holds that a resume uses.
+std::uint64_t content_checksum(const Checkpoint& c) {
+  reduce::Packer p({"checkpoint.content", 1});
+  p.put(c.mcsim_version), p.put(c.fingerprint), p.put(c.chunks), p.put(c.done), p.put(c.layout), p.put(c.partial);
+  return reduce::checksum(p.take());
+}
+}  // namespace
+
 void write_checkpoint(const std::string& path, const Checkpoint& c) {
   h5::write_file_atomically(path, [&](hid_t f) {
     h5::write_attr(f, "format", std::string("mcsim-checkpoint"));
@@ -54,27 +65,42 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
     h5::write_bytes(f, "partial", c.partial);
     h5::write_attr(f, "layout", c.layout);
     h5::write_attr(f, "partial_checksum", reduce::checksum(c.partial));
-  });
+    h5::write_attr(f, "content_checksum", content_checksum(c));
+  }, true);
 }
 
-Checkpoint read_checkpoint(const std::string& path) {
+namespace {
+Checkpoint read(const std::string& path) {
   h5::Handle f = h5::open_file(path);
   Checkpoint c;
-  if (h5::read_attr_string(f, "format") != "mcsim-checkpoint")
-    throw std::runtime_error("'" + path + "' is not an mcsim checkpoint");
-  c.mcsim_version = h5::read_attr_string(f, "mcsim_version");
+  if (!h5::exists_attr(f, "format") || h5::read_attr_string(f, "format") != "mcsim-checkpoint")
+    throw std::runtime_error("not an mcsim checkpoint");
+  c.mcsim_version = h5::exists_attr(f, "mcsim_version") ? h5::read_attr_string(f, "mcsim_version") : "?";
   if (!h5::exists_attr(f, "format_version") || h5::read_attr_uint(f, "format_version") != kCheckpointVersion)
-    throw std::runtime_error("checkpoint '" + path + "' was written by mcsim " + c.mcsim_version +
-                             " in another format; it cannot be resumed");
+    throw std::runtime_error("written by mcsim " + c.mcsim_version + " in another format; it cannot be resumed");
   c.fingerprint = h5::read_attr_string(f, "fingerprint");
   c.chunks = h5::read_attr_uint(f, "chunks");
-  for (double d : h5::read_dataset(f, "done", nullptr, nullptr)) c.done.push_back(static_cast<std::uint64_t>(d));
+  // Unit indices in range and each once, before anything indexes with them.
+  for (double d : h5::read_dataset(f, "done", nullptr, nullptr)) {
+    if (!(d >= 0 && d < static_cast<double>(c.chunks)) || d != std::floor(d))
+      throw std::runtime_error(fmt::format("damaged: it lists unit {} of a job of {}", d, c.chunks));
+    c.done.push_back(static_cast<std::uint64_t>(d));
+  }
+  std::vector<std::uint64_t> sorted = c.done;
+  std::sort(sorted.begin(), sorted.end());
+  const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
+  if (twice != sorted.end()) throw std::runtime_error(fmt::format("damaged: it lists unit {} twice", *twice));
   c.layout = h5::read_attr_string(f, "layout");
   c.partial = h5::read_bytes(f, "partial");
   if (reduce::checksum(c.partial) != h5::read_attr_uint(f, "partial_checksum"))
-    throw std::runtime_error("checkpoint '" + path + "' is damaged: its partial fails its checksum");
+    throw std::runtime_error("damaged: its partial fails its checksum");
+  if (!h5::exists_attr(f, "content_checksum") || content_checksum(c) != h5::read_attr_uint(f, "content_checksum"))
+    throw std::runtime_error("damaged: what it holds fails its content_checksum");
   return c;
 }
+}  // namespace
+
+Checkpoint read_checkpoint(const std::string& path) { return h5::read_named("checkpoint '" + path + "'", path, read); }
 
 void remove_checkpoints(const std::string& results_path) {
   for (const auto& p : find_checkpoints(results_path)) fs::remove(p);

@@ -12,8 +12,8 @@
 
 namespace mcsim::io {
 
-// Version 2: the partial as packed bytes with a checksum (version 1 held doubles).
-constexpr std::uint64_t kCheckpointVersion = 2;
+// Version 3: a checksum of the whole content (2: of the partial only; 1 held doubles).
+constexpr std::uint64_t kCheckpointVersion = 3;
 
 struct Checkpoint {
   std::string mcsim_version;
@@ -30,7 +30,8 @@ std::string checkpoint_path(const std::string& results_path, int rank);
 // Every checkpoint file of this results path now on disk.
 std::vector<std::string> find_checkpoints(const std::string& results_path);
 void write_checkpoint(const std::string& path, const Checkpoint& c);
-// Refuses a file that is not a checkpoint or whose partial fails its checksum.
+// Refuses, naming the file, one that is not a checkpoint of this format, lists a
+// unit out of range or twice, or fails its checksums.
 Checkpoint read_checkpoint(const std::string& path);
 void remove_checkpoints(const std::string& results_path);
 

@@ -1,5 +1,7 @@
 #include "io/config.hpp"
 
+#include "io/output_files.hpp"
+
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
@@ -78,11 +80,24 @@ bool set_key(YAML::Node root, const std::string& key, const YAML::Node& value, c
 
 // YAML allows a mapping to repeat a key (the parser keeps both); a job file must
 // not, since one of the two values would be silently ignored. Aliases can make the
-// tree a graph: `depth` bounds the walk.
-void check_duplicate_keys(const YAML::Node& node, const std::string& path, Diagnostics& diag, int depth = 0) {
-  if (depth > 64) return;
+// tree a graph whose expansion is exponential in the file's size (ten levels of
+// nine-fold aliases: 9^10 values): `budget` bounds the values visited, and running
+// out of it is an error.
+struct Walk {
+  std::uint64_t budget;
+  bool exhausted = false;
+};
+void check_duplicate_keys(const YAML::Node& node, const std::string& path, Diagnostics& diag, Walk& walk, int depth = 0) {
+  if (depth > 64 || walk.exhausted) return;
+  if (walk.budget-- == 0) {
+    walk.exhausted = true;
+    diag.error(node.Mark(), "", fmt::format("at '{}' the file expands (through YAML aliases) to more values than "
+                                            "its size allows; write the values out, or use fewer aliases", path));
+    return;
+  }
   if (node.IsSequence()) {
-    for (std::size_t i = 0; i < node.size(); ++i) check_duplicate_keys(node[i], path + "[" + std::to_string(i) + "]", diag, depth + 1);
+    for (std::size_t i = 0; i < node.size(); ++i)
+      check_duplicate_keys(node[i], path + "[" + std::to_string(i) + "]", diag, walk, depth + 1);
     return;
   }
   if (!node.IsMap()) return;
@@ -93,7 +108,7 @@ void check_duplicate_keys(const YAML::Node& node, const std::string& path, Diagn
     const auto [first, fresh] = seen.emplace(key, kv.first.Mark());
     if (!fresh)
       diag.error(kv.first.Mark(), "", fmt::format("'{}' is given twice (first on line {}); keep one", at, first->second.line + 1));
-    check_duplicate_keys(kv.second, at, diag, depth + 1);
+    check_duplicate_keys(kv.second, at, diag, walk, depth + 1);
   }
 }
 
@@ -173,6 +188,10 @@ RunConfig parse_run(Block& run, const std::string& file) {
   run.schema_note("output", "results/NAME.h5");
   run.schema_note("chunk_paths", "chosen by the planner (see README)");
   r.name = run.text("name", stem(file));
+  if (const std::string problem = file_name_problem(r.name); !problem.empty()) {
+    if (run.has("name")) run.error("name", "names the default results file (results/NAME.h5), and this one " + problem);
+    r.name = "job";  // a file's own name that cannot serve: the output must be given
+  }
   r.paths = run.count("paths", std::nullopt, 1, kMaxPaths);
   r.seed = run.count("seed", 0);
   r.chunk_paths = run.count("chunk_paths", 0, kChunkMultiple);  // 0: the planner's (app/run/plan.hpp)
@@ -187,6 +206,8 @@ RunConfig parse_run(Block& run, const std::string& file) {
                     ? Precision::Float
                     : Precision::Double;
   r.output = run.text("output", "results/" + r.name + ".h5");
+  if (const std::string problem = output_path_problem(r.output); !problem.empty() && run.has("output"))
+    run.error("output", "the results path " + problem);
   r.target_rel_error = run.real("target_rel_error", 0.0, Range::positive());  // 0: no target
   r.target_abs_error = run.real("target_abs_error", 0.0, Range::positive());
   r.checkpoint_s = run.real("checkpoint_s", r.checkpoint_s, Range{0, 1e308, false, false});
@@ -230,7 +251,9 @@ Job load(const std::string& text, const std::string& label, const std::vector<st
     diag.error_at(e.mark.line + 1, e.mark.column + 1, "YAML syntax error: " + e.msg);
     throw ConfigError(diag);
   }
-  check_duplicate_keys(root, "", diag);
+  // A value takes at least two bytes of text; aliases may repeat some of them.
+  Walk walk{100000 + 64 * static_cast<std::uint64_t>(text.size())};
+  check_duplicate_keys(root, "", diag, walk);
   if (!diag.empty()) throw ConfigError(diag);
   if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
   if (!root.IsMap()) {

@@ -1,20 +1,38 @@
 #include "io/hdf5.hpp"
 
 #include <algorithm>
-#include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <stdexcept>
+
+#include "io/output_files.hpp"
 
 namespace mcsim::io::h5 {
 
 namespace {
+// HDF5 prints its whole error stack by default; mcsim says one line instead, with
+// the innermost cause (called on each thread that opens or creates a file).
+void silence() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+
+std::string cause() {
+  std::string innermost;
+  H5Ewalk2(
+      H5E_DEFAULT, H5E_WALK_DOWNWARD,
+      [](unsigned, const H5E_error2_t* e, void* data) -> herr_t {
+        if (e->desc && *e->desc) *static_cast<std::string*>(data) = e->desc;
+        return 0;
+      },
+      &innermost);
+  H5Eclear2(H5E_DEFAULT);
+  return innermost.empty() ? std::string() : ": " + innermost;
+}
+[[noreturn]] void fail(const std::string& what) { throw std::runtime_error("cannot " + what + cause()); }
 hid_t checked(hid_t id, const std::string& what) {
-  if (id < 0) throw std::runtime_error("HDF5: cannot " + what);
+  if (id < 0) fail(what);
   return id;
 }
 void checked(herr_t status, const char* what, const std::string& name) {
-  if (status < 0) throw std::runtime_error(std::string("HDF5: cannot ") + what + " '" + name + "'");
+  if (status < 0) fail(std::string(what) + " '" + name + "'");
 }
 Handle string_type(std::size_t bytes) {
   Handle t(H5Tcopy(H5T_C_S1), H5Tclose, "make a string type");
@@ -53,30 +71,96 @@ Handle& Handle::operator=(Handle&& o) noexcept {
   return *this;
 }
 
-Handle create_file(const std::string& path) {
-  // The 1.8 object format stores attributes densely, so one may exceed the 64 KB
-  // of an object header (a long config, a sweep's scenario order); h5py reads it.
-  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access list");
-  if (H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST) < 0)
-    throw std::runtime_error("HDF5: cannot ask for the 1.8 file format for '" + path + "'");
-  return Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl), H5Fclose, "create file '" + path + "'");
+namespace {
+// The core driver keeps a file in memory; these callbacks own that memory, so the
+// bytes of the file as closed (status flags cleared, checksums final) can be taken
+// when the driver lets go of them.
+struct Image {
+  void* buffer = nullptr;
+  std::size_t size = 0;
+  std::string closed;
+};
+H5FD_file_image_callbacks_t image_callbacks(Image* image) {
+  H5FD_file_image_callbacks_t c{};
+  c.image_malloc = [](std::size_t size, H5FD_file_image_op_t, void* u) -> void* {
+    auto* i = static_cast<Image*>(u);
+    i->size = size;
+    return i->buffer = std::malloc(size);
+  };
+  c.image_memcpy = [](void* dest, const void* src, std::size_t size, H5FD_file_image_op_t, void*) -> void* {
+    return std::memcpy(dest, src, size);
+  };
+  c.image_realloc = [](void* ptr, std::size_t size, H5FD_file_image_op_t, void* u) -> void* {
+    auto* i = static_cast<Image*>(u);
+    void* grown = std::realloc(ptr, size);
+    if (grown) i->buffer = grown, i->size = size;
+    return grown;
+  };
+  c.image_free = [](void* ptr, H5FD_file_image_op_t op, void* u) -> herr_t {
+    auto* i = static_cast<Image*>(u);
+    if (op == H5FD_FILE_IMAGE_OP_FILE_CLOSE && ptr == i->buffer) {
+      i->closed.assign(static_cast<const char*>(ptr), i->size);
+      i->buffer = nullptr;
+    }
+    std::free(ptr);
+    return 0;
+  };
+  c.udata_copy = [](void* u) -> void* { return u; };  // one Image for every copy of the list
+  c.udata_free = [](void*) -> herr_t { return 0; };
+  c.udata = image;
+  return c;
 }
-void write_file_atomically(const std::string& path, const std::function<void(hid_t)>& fill) {
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent);
-  const std::string tmp = path + ".tmp";
-  try {
-    Handle f = create_file(tmp);
-    fill(f);
-  } catch (...) {
-    std::remove(tmp.c_str());
-    throw;
+}  // namespace
+
+void write_file_atomically(const std::string& path, const std::function<void(hid_t)>& fill, bool replace) {
+  silence();
+  // Built in memory (the core driver, no backing file) and written by mcsim's own
+  // file code: HDF5 never opens a path on disk, so it can neither follow a link
+  // nor truncate a file another run is writing.
+  Image image;
+  {
+    Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "make a file access list");
+    checked(H5Pset_fapl_core(fapl, std::size_t{32} << 10, false), "keep the file in memory", path);
+    const H5FD_file_image_callbacks_t callbacks = image_callbacks(&image);
+    checked(H5Pset_file_image_callbacks(fapl, const_cast<H5FD_file_image_callbacks_t*>(&callbacks)),
+            "keep the file in memory", path);
+    // The 1.8 object format stores attributes densely, so one may exceed the 64 KB
+    // of an object header (a long config, a sweep's scenario order); h5py reads it.
+    checked(H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST), "ask for the 1.8 file format", path);
+    hid_t f = checked(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl), "create file '" + path + "'");
+    try {
+      fill(f);
+    } catch (...) {
+      H5Fclose(f);
+      throw;
+    }
+    checked(H5Fclose(f), "close", path);
   }
-  std::filesystem::rename(tmp, path);
+  if (image.closed.empty()) throw std::runtime_error("cannot write '" + path + "': HDF5 gave no file image");
+  // The driver's memory grows in steps; the file ends where its superblock (version
+  // 2 or 3: signature, version, offset and length sizes, flags, then the base,
+  // extension and end-of-file addresses) says.
+  const std::string& b = image.closed;
+  if (b.size() > 12 && b.compare(0, 8, "\x89HDF\r\n\x1a\n") == 0 && (b[8] == 2 || b[8] == 3) && b[9] == 8) {
+    std::uint64_t eof = 0;
+    if (b.size() >= 36) std::memcpy(&eof, b.data() + 28, 8);  // little-endian, as HDF5 writes it
+    if (eof > 0 && eof <= b.size()) image.closed.resize(eof);
+  }
+  write_whole_file(path, image.closed, replace);
 }
 Handle open_file(const std::string& path) {
-  return Handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
-                "open file '" + path + "' (is it an HDF5 file?)");
+  silence();
+  return Handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open '" + path + "' as HDF5");
+}
+void check_size(hid_t loc, std::uint64_t elements, std::uint64_t element_bytes, const std::string& name) {
+  hsize_t file_bytes = 0;
+  const hid_t file = H5Iget_file_id(loc);
+  if (file >= 0) H5Fget_filesize(file, &file_bytes), H5Fclose(file);
+  // Uncompressed data cannot be larger than its file; allow for compression.
+  const long double claimed = static_cast<long double>(elements) * element_bytes;
+  if (claimed > 64.0L * std::max<hsize_t>(file_bytes, 1 << 20))
+    throw std::runtime_error("'" + name + "' claims " + std::to_string(elements) + " values in a file of " +
+                             std::to_string(file_bytes) + " bytes: the file is damaged");
 }
 Handle create_group(hid_t parent, const std::string& name) {
   return Handle(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
@@ -144,44 +228,69 @@ std::vector<std::string> read_attr_strings(hid_t loc, const std::string& name) {
   Handle a = open_attr(loc, name);
   Handle file_type(H5Aget_type(a), H5Tclose, "read type of '" + name + "'");
   if (H5Tget_class(file_type) != H5T_STRING)
-    throw std::runtime_error("HDF5: attribute '" + name + "' is not a string");
+    throw std::runtime_error("attribute '" + name + "' is not a string");
   Handle space(H5Aget_space(a), H5Sclose, "read space of '" + name + "'");
   const hssize_t n = std::max<hssize_t>(1, H5Sget_simple_extent_npoints(space));
+  // Read in the file's own string type (its character set and padding, as h5py
+  // or mcsim wrote it), so no conversion can fail or drop a character.
+  Handle mem(H5Tcopy(file_type), H5Tclose, "copy the type of '" + name + "'");
   std::vector<std::string> out;
   if (H5Tis_variable_str(file_type) > 0) {
+    check_size(a, static_cast<std::uint64_t>(n), sizeof(char*), name);
     std::vector<char*> ptrs(static_cast<std::size_t>(n), nullptr);
-    Handle mem = string_type(H5T_VARIABLE);
     checked(H5Aread(a, mem, ptrs.data()), "read attribute", name);
     for (char* p : ptrs) out.emplace_back(p ? p : "");
     H5Dvlen_reclaim(mem, space, H5P_DEFAULT, ptrs.data());
     return out;
   }
   const std::size_t width = H5Tget_size(file_type);
+  check_size(a, static_cast<std::uint64_t>(n), width, name);
   std::vector<char> buf(static_cast<std::size_t>(n) * width + 1, '\0');
-  Handle mem = string_type(width);
   checked(H5Aread(a, mem, buf.data()), "read attribute", name);
+  const bool spaces = H5Tget_strpad(file_type) == H5T_STR_SPACEPAD;
   for (hssize_t i = 0; i < n; ++i) {
     const char* s = &buf[static_cast<std::size_t>(i) * width];
-    out.emplace_back(s, strnlen(s, width));
+    std::string v(s, strnlen(s, width));
+    while (spaces && !v.empty() && v.back() == ' ') v.pop_back();
+    out.push_back(std::move(v));
   }
   return out;
 }
 
-double read_attr_double(hid_t loc, const std::string& name) {
+namespace {
+// A number attribute's id, checked to hold numbers (h5py may have written an int,
+// a float or a string) and `count` of them when count > 0; the count otherwise.
+Handle open_number_attr(hid_t loc, const std::string& name, hssize_t count, std::size_t* n = nullptr) {
   Handle a = open_attr(loc, name);
+  Handle type(H5Aget_type(a), H5Tclose, "read type of '" + name + "'");
+  const H5T_class_t c = H5Tget_class(type);
+  if (c != H5T_INTEGER && c != H5T_FLOAT) throw std::runtime_error("attribute '" + name + "' is not a number");
+  Handle space(H5Aget_space(a), H5Sclose, "read space of '" + name + "'");
+  const hssize_t points = H5Sget_simple_extent_npoints(space);
+  if (count > 0 && points != count)
+    throw std::runtime_error("attribute '" + name + "' holds " + std::to_string(points) + " values, not " +
+                             std::to_string(count));
+  check_size(a, static_cast<std::uint64_t>(std::max<hssize_t>(points, 0)), 8, name);
+  if (n) *n = static_cast<std::size_t>(std::max<hssize_t>(points, 0));
+  return a;
+}
+}  // namespace
+
+double read_attr_double(hid_t loc, const std::string& name) {
+  Handle a = open_number_attr(loc, name, 1);
   double v = 0;
   checked(H5Aread(a, H5T_NATIVE_DOUBLE, &v), "read attribute", name);
   return v;
 }
 std::vector<double> read_attr_doubles(hid_t loc, const std::string& name) {
-  Handle a = open_attr(loc, name);
-  Handle space(H5Aget_space(a), H5Sclose, "read space of attribute '" + name + "'");
-  std::vector<double> v(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
+  std::size_t n = 0;
+  Handle a = open_number_attr(loc, name, 0, &n);
+  std::vector<double> v(n);
   if (!v.empty()) checked(H5Aread(a, H5T_NATIVE_DOUBLE, v.data()), "read attribute", name);
   return v;
 }
 std::uint64_t read_attr_uint(hid_t loc, const std::string& name) {
-  Handle a = open_attr(loc, name);
+  Handle a = open_number_attr(loc, name, 1);
   std::uint64_t v = 0;
   checked(H5Aread(a, H5T_NATIVE_UINT64, &v), "read attribute", name);
   return v;
@@ -215,7 +324,8 @@ std::vector<double> read_dataset(hid_t group, const std::string& name, std::size
   Handle space(H5Dget_space(d), H5Sclose, "read space of '" + name + "'");
   hsize_t dims[2] = {0, 0};
   const int rank = H5Sget_simple_extent_dims(space, dims, nullptr);
-  if (rank < 1 || rank > 2) throw std::runtime_error("HDF5: dataset '" + name + "' is not 1-D or 2-D");
+  if (rank < 1 || rank > 2) throw std::runtime_error("dataset '" + name + "' is not 1-D or 2-D");
+  check_size(d, dims[0], 8 * (rank == 2 ? dims[1] : 1), name);
   if (rows) *rows = dims[0];
   if (cols) *cols = rank == 2 ? dims[1] : 0;
   std::vector<double> out(dims[0] * (rank == 2 ? dims[1] : 1));
@@ -235,8 +345,9 @@ std::string read_bytes(hid_t group, const std::string& name) {
   Handle d(H5Dopen2(group, name.c_str(), H5P_DEFAULT), H5Dclose, "open dataset '" + name + "'");
   Handle space(H5Dget_space(d), H5Sclose, "read space of '" + name + "'");
   hsize_t dims[1] = {0};
-  if (H5Sget_simple_extent_ndims(space) != 1) throw std::runtime_error("HDF5: dataset '" + name + "' is not 1-D");
+  if (H5Sget_simple_extent_ndims(space) != 1) throw std::runtime_error("dataset '" + name + "' is not 1-D");
   H5Sget_simple_extent_dims(space, dims, nullptr);
+  check_size(d, dims[0], 1, name);
   std::string out(dims[0], '\0');
   if (!out.empty()) checked(H5Dread(d, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), "read dataset", name);
   return out;

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -28,11 +30,14 @@ class Handle {
   herr_t (*close_)(hid_t) = nullptr;
 };
 
-Handle create_file(const std::string& path);
-// Creates PATH.tmp (and PATH's folder), lets `fill` write it, closes it and renames
-// it to PATH: readers see a whole file or none. On an error PATH.tmp is removed.
-void write_file_atomically(const std::string& path, const std::function<void(hid_t)>& fill);
+// Lets `fill` write a new file, built in memory, and puts it at PATH whole or not at
+// all (io/output_files.hpp: a unique temp beside it, renamed; with replace an
+// existing PATH is replaced, else kept).
+void write_file_atomically(const std::string& path, const std::function<void(hid_t)>& fill, bool replace);
 Handle open_file(const std::string& path);
+// Refuses to allocate for `elements` values of `element_bytes` that a file of its
+// size cannot hold (a damaged dimension): throws naming `name`.
+void check_size(hid_t loc, std::uint64_t elements, std::uint64_t element_bytes, const std::string& name);
 Handle create_group(hid_t parent, const std::string& name);
 Handle open_group(hid_t parent, const std::string& name);
 bool exists(hid_t parent, const std::string& name);
@@ -60,6 +65,19 @@ std::vector<double> read_dataset(hid_t group, const std::string& name, std::size
 // Bytes as a 1-D dataset of unsigned chars (a packed partial).
 void write_bytes(hid_t group, const std::string& name, const std::string& bytes);
 std::string read_bytes(hid_t group, const std::string& name);
+
+// Reads with `read(path)`; any error, an allocation a damaged size asked for among
+// them, becomes one message starting with `name` (how the file is named to users).
+template <class Read>
+auto read_named(const std::string& name, const std::string& path, Read read) -> decltype(read(path)) {
+  try {
+    return read(path);
+  } catch (const std::bad_alloc&) {
+    throw std::runtime_error(name + ": out of memory while reading it (a damaged size?)");
+  } catch (const std::exception& e) {
+    throw std::runtime_error(name + ": " + e.what());
+  }
+}
 
 // Fixed-length strings of this many bytes in compound tables.
 constexpr std::size_t kNameBytes = 64;

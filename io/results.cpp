@@ -8,6 +8,8 @@
 #include <stdexcept>
 
 #include "io/hdf5.hpp"
+#include "io/output_files.hpp"
+#include "reduce/partial.hpp"
 
 namespace mcsim::io {
 
@@ -158,29 +160,56 @@ void write_scenario(hid_t scenarios, const ScenarioResult& s) {
 
 }  // namespace
 
+std::uint64_t content_checksum(const Results& r) {
+  // Every field the file holds, in a fixed order: what read_results gives back.
+  // Names as the tables store them (kNameBytes - 1 at most); overrides in any order.
+  reduce::Packer p({"results.content", 1});
+  const auto name = [&p](const std::string& n) { p.put(n.substr(0, h5::kNameBytes - 1)); };
+  for (const std::string* s : {&r.mcsim_version, &r.git_sha, &r.created, &r.command_line, &r.config, &r.backend, &r.precision})
+    p.put(*s);
+  for (std::uint64_t v : {r.seed, r.paths, r.chunk_paths, r.ranks}) p.put(v);
+  if (r.target_rel_error > 0 || r.target_abs_error > 0)
+    p.put(r.paths_cap), p.put(std::uint64_t{r.target_met}), p.put(r.target_rel_error), p.put(r.target_abs_error);
+  for (const auto& d : r.devices) p.put(d);
+  for (const ScenarioResult& s : r.scenarios) {
+    p.put(s.name);
+    auto overrides = s.overrides;
+    std::sort(overrides.begin(), overrides.end());
+    for (const auto& [k, v] : overrides) p.put(k), p.put(v);
+    for (const auto& e : s.estimates) name(e.name), p.put(e.value), p.put(e.std_error), p.put(e.ci_low), p.put(e.ci_high), p.put(e.samples);
+    for (const auto& x : s.references) name(x.name), p.put(x.value);
+    for (const auto& [k, v] : s.diagnostics) name(k), p.put(v);
+    for (const auto& d : s.differences)
+      name(d.estimate.name), p.put(d.estimate.value), p.put(d.estimate.std_error), p.put(d.estimate.ci_low),
+          p.put(d.estimate.ci_high), p.put(d.unpaired_std_error), p.put(d.batches), p.put(d.reference);
+    for (const auto& l : s.tally_layout) p.put(l);
+    p.put(s.chunk_tallies);
+    for (const Table& t : s.tables) {
+      p.put(t.name), p.put(t.data);
+      for (const auto& c : t.columns) p.put(c);
+    }
+  }
+  p.put(r.wall_s), p.put(r.paths_per_s);
+  for (const auto& [stage, s] : r.stage_seconds) p.put(stage), p.put(s);
+  for (const auto& d : r.device_times) p.put(d.device), p.put(d.rank), p.put(d.seconds), p.put(d.kernel_ms), p.put(d.paths);
+  return reduce::checksum(p.take());
+}
+
 void check_writable(const std::string& path, bool force) {
-  if (fs::exists(path) && !force)
+  check_output_path(path);
+  if (!force && fs::exists(fs::symlink_status(path)))
     throw std::runtime_error("'" + path + "' exists; pass --force to overwrite it or -o to write elsewhere");
-  // The results go to NAME.tmp in the same folder first: make the folder and try
-  // that file now, so an unwritable place fails before the work, not after it.
-  const std::string why = "cannot write results to '" + path + "': ";
-  std::error_code e;
-  const fs::path parent = fs::path(path).parent_path();
-  if (!parent.empty()) fs::create_directories(parent, e);
-  if (e) throw std::runtime_error(why + e.message());
-  const std::string tmp = path + ".tmp";
-  if (fs::exists(tmp, e)) return;  // another run's (or a stopped one's) file; writing replaces it
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw std::runtime_error(why + std::strerror(errno));
-  std::fclose(f);
-  std::remove(tmp.c_str());
+  check_can_write(path);  // an unwritable place fails before the work, not after it
 }
 
 void write_results(const std::string& path, const Results& r, bool force) {
-  check_writable(path, force);
+  // The run checked the path before its work; a file that appeared since is kept
+  // (unless force), and these results are then left in their temp file.
+  check_output_path(path);
   h5::write_file_atomically(path, [&](hid_t f) {
     h5::write_attr(f, "format", std::string("mcsim-results"));
     h5::write_attr(f, "format_version", kFormatVersion);
+    h5::write_attr(f, "content_checksum", content_checksum(r));
     h5::write_attr(f, "mcsim_version", r.mcsim_version);
     h5::write_attr(f, "git_sha", r.git_sha);
     h5::write_attr(f, "created", r.created);
@@ -208,7 +237,9 @@ void write_results(const std::string& path, const Results& r, bool force) {
     h5::Handle timing = h5::create_group(f, "timing");
     h5::write_attr(timing, "wall_s", r.wall_s);
     h5::write_attr(timing, "paths_per_s", r.paths_per_s);
-    for (const auto& [stage, seconds] : r.stage_seconds) h5::write_attr(timing, stage + "_s", seconds);
+    std::vector<std::string> stages;
+    for (const auto& [stage, seconds] : r.stage_seconds) h5::write_attr(timing, stage + "_s", seconds), stages.push_back(stage);
+    h5::write_attr(timing, "stages", stages);
     std::vector<std::string> names;
     std::vector<double> secs, kernel_ms, paths, ranks;
     for (const auto& d : r.device_times) {
@@ -223,15 +254,24 @@ void write_results(const std::string& path, const Results& r, bool force) {
     h5::write_attr(timing, "device_kernel_ms", kernel_ms);
     h5::write_attr(timing, "device_paths", paths);
     h5::write_attr(timing, "device_ranks", ranks);
-  });
+  }, force);
 }
 
-Results read_results(const std::string& path) {
-  if (!fs::exists(path)) throw std::runtime_error("'" + path + "' does not exist");
+namespace {
+Results read(const std::string& path) {
   h5::Handle f = h5::open_file(path);
   Results r;
-  if (!h5::exists(f, "scenarios") || h5::read_attr_string(f, "format") != "mcsim-results")
-    throw std::runtime_error("'" + path + "' is not an mcsim results file");
+  if (!h5::exists_attr(f, "format") || h5::read_attr_string(f, "format") != "mcsim-results")
+    throw std::runtime_error("not an mcsim results file (no format attribute 'mcsim-results')");
+  if (!h5::exists_attr(f, "format_version")) throw std::runtime_error("no format_version: not a results file mcsim wrote");
+  const std::uint64_t version = h5::read_attr_uint(f, "format_version");
+  if (version < kOldestFormatVersion || version > kFormatVersion)
+    throw std::runtime_error("format_version " + std::to_string(version) + "; this mcsim reads versions " +
+                             std::to_string(kOldestFormatVersion) + " to " + std::to_string(kFormatVersion) +
+                             (version > kFormatVersion ? " (written by a newer mcsim?)" : ""));
+  // Version 2 and later carry a checksum of what they hold; a file without one is damaged.
+  const bool checked = version >= 2;
+  if (checked && !h5::exists_attr(f, "content_checksum")) throw std::runtime_error("its content_checksum is missing");
   r.mcsim_version = h5::read_attr_string(f, "mcsim_version");
   r.git_sha = h5::read_attr_string(f, "git_sha");
   r.created = h5::read_attr_string(f, "created");
@@ -294,6 +334,9 @@ Results read_results(const std::string& path) {
   h5::Handle timing = h5::open_group(f, "timing");
   r.wall_s = h5::read_attr_double(timing, "wall_s");
   r.paths_per_s = h5::read_attr_double(timing, "paths_per_s");
+  if (h5::exists_attr(timing, "stages"))
+    for (const auto& stage : h5::read_attr_strings(timing, "stages"))
+      r.stage_seconds.emplace_back(stage, h5::read_attr_double(timing, stage + "_s"));
   const auto names = h5::read_attr_strings(timing, "device_names");
   const auto secs = h5::read_attr_doubles(timing, "device_seconds");
   const auto kernel_ms = h5::read_attr_doubles(timing, "device_kernel_ms");
@@ -303,7 +346,17 @@ Results read_results(const std::string& path) {
                           i < paths.size() && i < ranks.size(); ++i)
     r.device_times.push_back({static_cast<int>(ranks[i]), names[i], secs[i], kernel_ms[i],
                               static_cast<std::uint64_t>(paths[i])});
+  if (checked && content_checksum(r) != h5::read_attr_uint(f, "content_checksum"))
+    throw std::runtime_error("damaged: what it holds does not match its content_checksum (changed after mcsim wrote it?)");
   return r;
+}
+}  // namespace
+
+Results read_results(const std::string& path) {
+  std::error_code e;
+  if (!fs::exists(path, e)) throw std::runtime_error("'" + path + "' does not exist");
+  if (fs::is_directory(path, e)) throw std::runtime_error("'" + path + "' is a folder, not a results file");
+  return h5::read_named("'" + path + "'", path, read);
 }
 
 }  // namespace mcsim::io

@@ -2,7 +2,7 @@
 //   /                  provenance attributes
 //   /scenarios/<name>/ estimates, reference, chunks/{tally, layout}
 //   /timing            wall and per-stage seconds, per-device times
-// Written to NAME.tmp and renamed, so a reader never sees half a file.
+// Written whole or not at all (io/output_files.hpp), with a checksum of its content.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -15,7 +15,9 @@
 
 namespace mcsim::io {
 
-constexpr std::uint64_t kFormatVersion = 1;
+// Version 2 added content_checksum and timing/stages; version 1 files still read.
+constexpr std::uint64_t kFormatVersion = 2;
+constexpr std::uint64_t kOldestFormatVersion = 1;
 
 // A model's own array, such as a loss histogram: rows of named columns.
 struct Table {
@@ -62,10 +64,17 @@ struct Results {
   std::vector<DeviceTime> device_times;
 };
 
-// Throws if `path` exists and !force, or if its folder cannot be made or written
-// to; creates the folder.
+// Throws if `path` cannot name a results file (io::check_output_path), exists and
+// !force, or if its folder cannot be made or written to; creates the folder.
 void check_writable(const std::string& path, bool force);
+// Without force, a file that appears at `path` while writing is kept (the error
+// names the temp file that holds these results).
 void write_results(const std::string& path, const Results& r, bool force);
+// Refuses, in one line naming the file, what is not a results file of a format
+// version this mcsim reads, or whose content fails its checksum.
 Results read_results(const std::string& path);
+// A checksum of everything a results file holds (the fields read_results fills),
+// stored in it as content_checksum: a damaged or edited value is detected.
+std::uint64_t content_checksum(const Results& r);
 
 }  // namespace mcsim::io

@@ -1,5 +1,7 @@
 #include "io/scenarios.hpp"
 
+#include "io/output_files.hpp"
+
 #include <set>
 
 namespace mcsim::io {
@@ -33,9 +35,9 @@ bool check_key(Block& block, const std::string& where, const std::string& key, c
 bool check_name(Block& block, const std::string& where, const std::string& name, const YAML::Mark& mark,
                 std::set<std::string>& seen) {
   std::string why;
+  const std::string problem = file_name_problem(name);
   if (name.empty()) why = "a scenario needs a name";
-  else if (name.find('/') != std::string::npos || name == "." || name == "..") why = "'" + name + "' cannot name a scenario (no '/', '.' or '..')";
-  else if (name.size() > 200) why = "a scenario's name has at most 200 characters";
+  else if (!problem.empty()) why = "a scenario's name becomes part of its checkpoint's file name, and this one " + problem;
   else if (!seen.insert(name).second) why = "two scenarios are named '" + name + "'";
   if (!why.empty()) block.diagnostics().error(mark, where, why);
   return why.empty();

@@ -76,7 +76,7 @@ TEST_CASE("wrong types and ranges and choices name the key and its place", "[con
   const auto e = errors_of(text);
   REQUIRE(e.size() == 4);  // all collected, not just the first
   CHECK(has_line(e, "job.yaml:3:10: run.paths: expected a whole number"));
-  CHECK(has_line(e, "job.yaml:8:76: model.process.volatility: must be > 0 (got -0.2)"));
+  CHECK(has_line(e, "job.yaml:8:76: model.process.volatility: must be in (0, 5] (got -0.2)"));
   CHECK(has_line(e, "model.instrument.option: 'cal' is not one of: call, put (did you mean 'call'?)"));
   CHECK(has_line(e, "job.yaml:5:14: run.precision: expected a single value, got a list"));
 }
@@ -131,7 +131,7 @@ TEST_CASE("the planner's chunk size keeps a job at most 2^16 chunks", "[config]"
 TEST_CASE("paths up to 2^63 are accepted and chunked without overflow", "[config]") {
   const io::Job job = io::load_job_text(kGood, "job.yaml", {"run.paths=9223372036854775808"});
   CHECK(job.run.paths == std::uint64_t{1} << 63);
-  CHECK(plan::chunk_paths(job) == std::uint64_t{1} << 47);  // 2^16 chunks
+  CHECK(plan::chunk_paths(job) == plan::kMaxChunkPathSteps);  // bounded work a chunk
   CHECK(has_line(errors_of(kGood, {"run.paths=9223372036854775809"}), "run.paths: must be <= 9223372036854775808"));
   const std::vector<std::string> ranks_sets{"run.paths=9223372036854775808", "run.chunk_paths=4"};
   CHECK(io::load_job_text(kGood, "job.yaml", ranks_sets).run.chunk_paths == 4);  // 2^61 chunks: legal
@@ -144,7 +144,7 @@ TEST_CASE("set overrides any key and its errors name the option", "[config]") {
   CHECK(job.yaml.find("0.3") != std::string::npos);
   const auto e = errors_of(kGood, {"model.process.volatility=-1"});
   REQUIRE(e.size() == 1);
-  CHECK(e[0] == "--set model.process.volatility: must be > 0 (got -1)");
+  CHECK(e[0] == "--set model.process.volatility: must be in (0, 5] (got -1)");
   CHECK(has_line(errors_of(kGood, {"run.bogus=1"}), "unknown key 'run.bogus'"));
   CHECK(has_line(errors_of(kGood, {"novalue"}), "expected KEY=VALUE"));
   CHECK(has_line(errors_of(kGood, {"run.paths.x=1"}), "'paths' holds a value"));

@@ -58,7 +58,7 @@ TEST_CASE("the schema gives each key its type default and range from the parser"
   CHECK(keys.at("run.paths").fallback.empty());  // required
   CHECK(keys.at("run.precision").allowed == "float, double");
   CHECK(keys.at("run.precision").fallback == "double");
-  CHECK(keys.at("model.process.volatility").allowed == "> 0");
+  CHECK(keys.at("model.process.volatility").allowed == "in (0, 5]");
   CHECK(keys.at("model.weight_cutoff").allowed == "in (0, 1)");
   CHECK(keys.at("model.weight_cutoff").fallback == "0.25");
   const std::string total = keys.at("model.materials[].total").type;  // one group or several

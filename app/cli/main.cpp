@@ -14,6 +14,7 @@
 #include "app/version.hpp"
 #include "io/checkpoint.hpp"
 #include "io/diagnostics.hpp"
+#include "io/output_files.hpp"
 #include "reduce/mpi.hpp"
 
 namespace {
@@ -80,6 +81,15 @@ int cmd_run(const std::string& config, const std::string& output, const std::str
   io::Job job = io::load_job_file(config, sets);
   const std::string path = output.empty() ? job.run.output : output;
   io::check_writable(path, force);  // fail before the work, not after
+  // One run at a time on an output and its checkpoints, for this run's life.
+  io::OutputClaim claim;
+  std::string refused;
+  if (mpi::master()) try {
+      claim = io::OutputClaim(path);
+    } catch (const std::exception& e) {
+      refused = e.what();
+    }
+  if (!(refused = mpi::broadcast(refused)).empty()) throw std::runtime_error(refused);
   event_log::write("start", {{"job", json_string(job.run.name)}, {"config", json_string(config)},
                              {"output", json_string(path)}, {"paths", std::to_string(job.run.paths)},
                              {"ranks", std::to_string(mpi::size())}, {"command_line", json_string(cmdline)}});
@@ -197,7 +207,9 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version exit 0; a usage error (a missing or unreadable job
+    // file among them) is a config error.
+    return app.exit(e) == 0 ? 0 : kExitConfig;
   }
 
   mpi::init(&argc, &argv);
@@ -224,7 +236,11 @@ int main(int argc, char** argv) {
     status = kExitStopped;  // all ranks agreed to stop
     event_log::write("stopped", {{"status", std::to_string(status)}, {"message", json_string(e.what())}});
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "mcsim: error: %s%s\n", rank_prefix().c_str(), e.what());
+    const bool memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
+    std::fprintf(stderr, "mcsim: error: %s%s\n", rank_prefix().c_str(),
+                 memory ? "out of memory: the job's sizes (run.paths, run.chunk_paths, the model's counts and bins) "
+                          "need more than this machine has"
+                        : e.what());
     std::fflush(stderr);
     event_log::write("error", {{"status", std::to_string(kExitRuntime)}, {"message", json_string(e.what())}});
     if (mpi::size() > 1) mpi::abort_all(kExitRuntime);  // the other ranks cannot finish alone

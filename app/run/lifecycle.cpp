@@ -15,6 +15,10 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 Checkpointer::Checkpointer(const RunOptions& options, const io::Job& job, const DeviceList& devices, StagedJob& family)
     : options_(options), family_(family), fingerprint_(job_fingerprint(job, devices)), every_s_(job.run.checkpoint_s) {}
 
+Checkpointer::~Checkpointer() {
+  if (!failure_.empty()) clear_fault_stop();  // the fault's stop ends with its run
+}
+
 void Checkpointer::save() {
   std::lock_guard<std::mutex> lock(mutex_);
   write();
@@ -27,12 +31,25 @@ void Checkpointer::save_if_due() {
 }
 
 void Checkpointer::write() {
-  if (!enabled()) return;
-  auto state = family_.checkpoint();
-  if (state)
-    write_rank_checkpoint(options_, fingerprint_, family_.checkpoint_units(), std::move(state->first),
-                          family_.checkpoint_layout(), std::move(state->second));
+  if (!enabled() || !failure_.empty()) return;
+  try {
+    auto state = family_.checkpoint();
+    if (state)
+      write_rank_checkpoint(options_, fingerprint_, family_.checkpoint_units(), std::move(state->first),
+                            family_.checkpoint_layout(), std::move(state->second));
+  } catch (const std::exception& e) {
+    // On a worker's thread: stop the workers, and say why once they have.
+    failure_ = std::string(e.what()) + "; the run stopped, and the last checkpoint written before is kept";
+    request_fault_stop();
+  }
   last_ = Clock::now();
+}
+
+void Checkpointer::check() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (failure_.empty()) return;
+  clear_fault_stop();
+  throw std::runtime_error(failure_);
 }
 
 ScenarioRun run_stages(StagedJob& family, const io::Job& job, const RunOptions& options, const DeviceList& devices,
@@ -58,6 +75,7 @@ ScenarioRun run_stages(StagedJob& family, const io::Job& job, const RunOptions& 
         checkpoints.save();  // what finished stays usable
         throw;
       }
+      checkpoints.check();
       if (mpi::max_over_ranks(finished ? 0 : 1)) {
         checkpoints.save();
         throw stopped_by_signal(checkpoints.enabled());
@@ -71,10 +89,12 @@ ScenarioRun run_stages(StagedJob& family, const io::Job& job, const RunOptions& 
       }
       if (family.checkpoint_every_stage() && checkpoints.every_s() > 0) checkpoints.save();
       else checkpoints.save_if_due();
+      checkpoints.check();
     }
     progress.finish();
   }
   if (options.checkpoint_at_end) checkpoints.save();
+  checkpoints.check();
   const double stages_s = since(t_stages);
 
   const auto t_results = Clock::now();

@@ -34,11 +34,16 @@ class StagedJob;
 class Checkpointer {
  public:
   Checkpointer(const RunOptions& options, const io::Job& job, const DeviceList& devices, StagedJob& family);
+  ~Checkpointer();
   bool enabled() const { return !options_.checkpoint_for.empty(); }
   double every_s() const { return enabled() ? every_s_ : 0; }
   const std::string& fingerprint() const { return fingerprint_; }
+  // Neither throws: a write that fails keeps the last good file, stops the
+  // workers (request_fault_stop) and is reported by check().
   void save();
   void save_if_due();
+  // Throws the first failed write's error, on the run's own thread.
+  void check();
 
  private:
   void write();  // with mutex_ held
@@ -46,6 +51,7 @@ class Checkpointer {
   StagedJob& family_;
   std::string fingerprint_;
   double every_s_;
+  std::string failure_;
   std::mutex mutex_;
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };

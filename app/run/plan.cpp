@@ -11,7 +11,7 @@ std::uint64_t default_chunk_paths(std::uint64_t paths, std::uint64_t steps, std:
   std::uint64_t c = kDefaultChunkPaths;
   while (c > kMinDefaultChunkPaths && c * steps > 2 * kDefaultChunkPaths) c /= 2;
   if (paths == 0) return c;
-  while ((paths - 1) / c + 1 > max_chunks) c *= 2;  // ceil(paths / c)
+  while ((paths - 1) / c + 1 > max_chunks && 2 * c * steps <= kMaxChunkPathSteps) c *= 2;  // ceil(paths / c)
   return c;
 }
 

@@ -20,6 +20,10 @@ constexpr std::uint64_t kMaxDefaultChunks = std::uint64_t{1} << 16;
 // Long paths get smaller chunks (down to kMinDefaultChunkPaths), so a GPU has a block
 // per chunk to spare: about kDefaultChunkPaths path-steps a chunk.
 constexpr std::uint64_t kMinDefaultChunkPaths = 1024;
+// Nor more than this many path-steps a chunk: a chunk is the least work a device
+// does between stop checks, so a SIGTERM is honoured within seconds, and a target
+// error is first checked after bounded work, however many paths a job allows.
+constexpr std::uint64_t kMaxChunkPathSteps = std::uint64_t{1} << 24;
 std::uint64_t default_chunk_paths(std::uint64_t paths, std::uint64_t steps = 1,
                                   std::uint64_t max_chunks = kMaxDefaultChunks);
 // Scenarios are compared through the spread of their differences over batches of

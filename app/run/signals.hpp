@@ -12,5 +12,9 @@ bool stop_requested();
 int stop_signal();  // the signal that asked, 0 if none
 // For tests: ask as a signal would.
 void request_stop(int signal);
+// A fault on one thread (a checkpoint that cannot be written) stops the workers as
+// a signal would; the fault, not a stop, is then reported. Cleared by clear_fault_stop().
+void request_fault_stop();
+void clear_fault_stop();
 
 }  // namespace mcsim

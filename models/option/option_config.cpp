@@ -17,6 +17,10 @@ constexpr std::uint64_t kHestonDefaultSteps = 100;
 // An American option is exercisable on this many dates unless model.steps says otherwise.
 constexpr std::uint64_t kAmericanDefaultDates = 50;
 constexpr std::uint64_t kDefaultRegressionPaths = 1 << 16;
+// Legal but absurd inputs are refused, not priced as 0 +- 0: a volatility above
+// 500% a year, or a maturity past 100 years.
+constexpr io::Range kVolatility{0, 5, true, false};
+constexpr io::Range kMaturity{0, 100, true, false};
 
 std::string number(double x) { return fmt::format("{:g}", x); }
 
@@ -37,7 +41,7 @@ void parse_assets(io::Block& process, OptionSpec& s) {
     b.schema_note("name", "asset0, asset1, ...");
     a.name = b.text("name", "asset" + std::to_string(i));
     a.spot = b.real("spot", std::nullopt, Range::positive());
-    a.volatility = b.real("volatility", std::nullopt, Range::positive());
+    a.volatility = b.real("volatility", std::nullopt, kVolatility);
     a.dividend = b.real("dividend", 0.0, {-1.0, 1.0});
     b.finish();
     for (const Asset& earlier : s.assets)
@@ -127,7 +131,7 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
     s.rho = process.real("rho", std::nullopt, Range{-1.0, 1.0});
     s.qe = process.choice("scheme", {"qe", "euler"}, std::string("qe")) == "qe";
   } else if (!s.multi_asset()) {
-    s.volatility = process.real("volatility", std::nullopt, Range::positive());
+    s.volatility = process.real("volatility", std::nullopt, kVolatility);
   }
   process.finish();
 
@@ -138,7 +142,7 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   if (s.instrument != Instrument::Basket && s.multi_asset())
     inst.error("type", "several assets price a basket only (type: basket)");
   s.call = inst.choice("option", {"call", "put"}, std::nullopt) != "put";
-  s.maturity = inst.real("maturity", std::nullopt, Range::positive());
+  s.maturity = inst.real("maturity", std::nullopt, kMaturity);
   if (s.instrument == Instrument::Lookback) {
     s.strike_type = inst.choice_of("strike_type", strike_type_names(), std::optional<StrikeType>(StrikeType::Fixed), 1);
     if (s.strike_type == StrikeType::Fixed) s.strike = inst.real("strike", std::nullopt, Range::positive());
@@ -283,7 +287,7 @@ const std::vector<io::KeySchema>& option_keys() {
        "the underlying's price today"},
       {"model.process.dividend", "number", "0", "in [-1, 1]",
        "the continuous dividend yield, per year"},
-      {"model.process.volatility", "number", "", "> 0",
+      {"model.process.volatility", "number", "", "in (0, 5]",
        "the annual volatility of the underlying"},
       {"model.instrument", "block", "", "",
        "the option priced"},
@@ -291,7 +295,7 @@ const std::vector<io::KeySchema>& option_keys() {
        "the payoff family"},
       {"model.instrument.option", "one of", "", "call, put",
        "call or put"},
-      {"model.instrument.maturity", "number", "", "> 0",
+      {"model.instrument.maturity", "number", "", "in (0, 100]",
        "years to expiry"},
       {"model.instrument.strike", "number", "", "> 0 or any for a spread",
        "the strike price"},
@@ -325,7 +329,7 @@ const std::vector<io::KeySchema>& option_keys() {
        "the asset's name"},
       {"model.process.assets[].spot", "number", "", "> 0",
        "the asset's price today"},
-      {"model.process.assets[].volatility", "number", "", "> 0",
+      {"model.process.assets[].volatility", "number", "", "in (0, 5]",
        "the asset's annual volatility"},
       {"model.process.assets[].dividend", "number", "0", "in [-1, 1]",
        "the asset's continuous dividend yield"},

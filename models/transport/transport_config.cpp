@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <utility>
@@ -148,6 +149,7 @@ void read_source(io::Block& b, TransportSpec& s) {
                                                                            : Source::Kind::Isotropic;
   b.schema_note("group", "0", "a group, 0 = the fastest");
   b.schema_note("region", "", "a region, 0 = the innermost or leftmost");
+  b.schema_note("position", "0");  // a beam's: the slab's left face; a slab's point source: required
   src.group = static_cast<int>(b.count("group", 0, 0, static_cast<std::uint64_t>(std::max(0, s.groups - 1))));
   const auto [lo, hi] = extent(s.geometry);
   if (src.kind == Source::Kind::Beam) {
@@ -194,6 +196,57 @@ void read_tallies(io::Block& model, TransportSpec& s) {
 
 }  // namespace
 
+namespace {
+// In a closed geometry (no vacuum boundary) a history ends only when it is
+// absorbed: refuse one whose neutrons reach a group from which no region absorbs,
+// directly or after scattering to other groups, or that absorbs so little that a
+// history would take millions of collisions. Regions touch one another, so any
+// region's material counts.
+void check_histories_end(io::Block& model, const TransportSpec& s) {
+  const Geometry& geo = s.geometry;
+  const bool leaks = (geo.shape == Shape::Slab && (geo.left == Boundary::Vacuum || geo.right == Boundary::Vacuum)) ||
+                     (geo.shape == Shape::Sphere && geo.right == Boundary::Vacuum);
+  if (leaks || s.region_material.empty()) return;
+  const int G = s.groups;
+  std::vector<char> born(static_cast<std::size_t>(G), 0), ends(born), reached(born);
+  if (!s.eigenvalue) born[static_cast<std::size_t>(std::clamp(s.source.group, 0, G - 1))] = 1;
+  double best = 0;  // the largest chance that a collision absorbs
+  for (const int r : s.region_material) {
+    const Material& m = s.materials[static_cast<std::size_t>(r)];
+    for (int g = 0; g < G; ++g) {
+      const auto i = static_cast<std::size_t>(g);
+      if (s.eigenvalue && m.fissile() && m.chi[i] > 0) born[i] = 1;
+      if (m.absorption(g) > 0) ends[i] = 1, best = std::max(best, m.absorption(g) / m.total[i]);
+    }
+  }
+  const auto scatters = [&](int g, int h) {
+    for (const int r : s.region_material)
+      if (s.materials[static_cast<std::size_t>(r)].scatter[static_cast<std::size_t>(g * G + h)] > 0) return true;
+    return false;
+  };
+  // Groups reached from birth, and groups from which an absorbing one is reached.
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int g = 0; g < G; ++g)
+      for (int h = 0; h < G; ++h) {
+        const auto a = static_cast<std::size_t>(g), b = static_cast<std::size_t>(h);
+        if ((born[a] || reached[a]) && !reached[b] && (a == b || scatters(g, h))) reached[b] = 1, grew = true;
+        if (ends[b] && !ends[a] && scatters(g, h)) ends[a] = 1, grew = true;
+      }
+  }
+  for (int g = 0; g < G; ++g)
+    if (reached[static_cast<std::size_t>(g)] && !ends[static_cast<std::size_t>(g)])
+      return model.error("geometry", fmt::format("histories in group {} can never end: no boundary is vacuum, and no "
+                                                 "region absorbs in that group or in any it scatters to; make a "
+                                                 "boundary vacuum or give a material capture", g));
+  if (best < 1e-6)
+    model.error("geometry", fmt::format("with no vacuum boundary a history ends only when absorbed, and a collision "
+                                        "absorbs with a chance of at most {:.3g}: a history would take about {:.3g} "
+                                        "collisions; make a boundary vacuum or give a material more capture",
+                                        best, 1 / best));
+}
+}  // namespace
+
 bool parse_transport_spec(io::Block& model, TransportSpec& s) {
   s.eigenvalue = model.choice("mode", {"fixed_source", "eigenvalue"}, std::nullopt) == "eigenvalue";
   parse_materials_and_geometry(model, s);
@@ -220,6 +273,7 @@ bool parse_transport_spec(io::Block& model, TransportSpec& s) {
     if (s.eigenvalue && model.valid() && !s.region_material.empty() && !fissile)
       model.error("regions", "no region holds a fissile material (fission and nu > 0): there is no eigenvalue");
   }
+  if (model.valid() && model.diagnostics().empty()) check_histories_end(model, s);
   s.implicit_capture = model.choice("capture", {"analog", "implicit"}, std::string("analog")) == "implicit";
   s.weight_cutoff = model.real("weight_cutoff", 0.25, io::Range{0, 1, true, true});
   return model.valid() && model.diagnostics().empty();
@@ -326,7 +380,7 @@ const std::vector<io::KeySchema>& transport_keys() {
       {"model.source.region", "whole number", "", "a region, 0 = the innermost or leftmost",
        "transport: an isotropic source spread uniformly over this region"},
       {"model.source.position", "number", "0", "",
-       "transport: the source point in cm"},
+       "transport: the source point in cm (a beam starts at a slab's left face; a slab's point source needs it)"},
       {"model.source.direction", "number", "1", "in [-1, 1]",
        "transport: a beam's direction cosine to the x axis"},
   };

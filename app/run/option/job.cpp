@@ -94,6 +94,9 @@ void unpack_chunks(const std::string& bytes, const std::string& where, ChunkStor
     throw std::runtime_error("the partial from " + where + " does not match this job's tally");
   for (std::size_t i = 0; i < chunks.size(); ++i) {
     if (chunks[i] >= store.chunks()) throw std::runtime_error("the partial from " + where + " has a chunk past the job's");
+    for (std::size_t k = 0; k < width; ++k)
+      if (!std::isfinite(partials[i * width + k]))
+        throw std::runtime_error(fmt::format("the partial from {} holds a value that is not finite (chunk {})", where, chunks[i]));
     store.put(chunks[i], &partials[i * width]);
   }
 }
@@ -129,6 +132,7 @@ class OptionStages : public StagedJob {
   bool next_stage() override {
     if (met_ || stage_ == stages_.size()) return false;
     begin_ = end_, end_ = stages_[stage_++];
+    store_.reserve(end_);
     mine_ = plan::my_share({begin_, end_});
     owned_.push_back(mine_);
     return true;

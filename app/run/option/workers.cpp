@@ -1,5 +1,7 @@
 #include "app/run/option/workers.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -17,7 +19,22 @@ void ChunkStore::finish(std::uint64_t first, std::uint64_t last) {
   std::fill(done_.begin() + static_cast<std::ptrdiff_t>(first), done_.begin() + static_cast<std::ptrdiff_t>(last), 1);
 }
 
+void ChunkStore::reserve(std::uint64_t n) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  n = std::min(n, chunks_);
+  if (n <= done_.size()) return;
+  try {
+    partials_.resize(n * width_, 0.0);
+    done_.resize(n, 0);
+  } catch (const std::bad_alloc&) {
+    throw std::runtime_error(fmt::format("out of memory for the chunk tallies: {} chunks of {} values ({:.3g} GB), "
+                                         "set by run.paths / run.chunk_paths; lower run.paths or raise run.chunk_paths",
+                                         n, width_, 8e-9 * static_cast<double>(n) * static_cast<double>(width_)));
+  }
+}
+
 void ChunkStore::put(std::uint64_t chunk, const double* partial) {
+  if (chunk >= done_.size()) reserve(chunk + 1);
   std::lock_guard<std::mutex> lock(mutex_);
   std::copy_n(partial, width_, slot(chunk));
   done_[chunk] = 1;
@@ -26,7 +43,7 @@ void ChunkStore::put(std::uint64_t chunk, const double* partial) {
 void ChunkStore::snapshot(std::uint64_t first, std::uint64_t last, std::vector<std::uint64_t>* done,
                           std::vector<double>* partials) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  for (std::uint64_t c = first; c < last; ++c) {
+  for (std::uint64_t c = first; c < std::min<std::uint64_t>(last, done_.size()); ++c) {
     if (!done_[c]) continue;
     done->push_back(c);
     partials->insert(partials->end(), slot(c), slot(c) + width_);

@@ -18,13 +18,16 @@ namespace mcsim {
 // The partial tallies of every chunk of a job, and which are finished.
 class ChunkStore {
  public:
-  ChunkStore(std::uint64_t chunks, std::size_t width)
-      : width_(width), partials_(chunks * width, 0.0), done_(chunks, 0) {}
-  std::uint64_t chunks() const { return done_.size(); }
+  // Slots are made as stages reach them (reserve): a job whose run.paths is only a
+  // cap for its target error holds the chunks it ran, not all it might have.
+  ChunkStore(std::uint64_t chunks, std::size_t width) : chunks_(chunks), width_(width) {}
+  std::uint64_t chunks() const { return chunks_; }
   std::size_t width() const { return width_; }
+  // Makes the slots of chunks [0, n); no worker may be writing meanwhile.
+  void reserve(std::uint64_t n);
   double* slot(std::uint64_t chunk) { return &partials_[chunk * width_]; }
   const double* slot(std::uint64_t chunk) const { return &partials_[chunk * width_]; }
-  bool done(std::uint64_t chunk) const { return done_[chunk] != 0; }
+  bool done(std::uint64_t chunk) const { return chunk < done_.size() && done_[chunk] != 0; }
 
   // Marks chunks [first, last) finished (their slots written).
   void finish(std::uint64_t first, std::uint64_t last);
@@ -35,6 +38,7 @@ class ChunkStore {
                 std::vector<double>* partials) const;
 
  private:
+  std::uint64_t chunks_;
   std::size_t width_;
   std::vector<double> partials_;
   std::vector<char> done_;
