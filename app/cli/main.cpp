@@ -231,8 +231,11 @@ int main(int argc, char** argv) {
     status = kExitConfig;  // every rank read the same file and stops here
     event_log::write("error", {{"status", std::to_string(status)}, {"message", json_string(e.what())}});
   } catch (const Stopped& e) {
-    if (mpi::master())
-      std::fprintf(stderr, "mcsim: %s; continue with: mcsim run %s --resume\n", e.what(), config.c_str());
+    // The same job (its overrides) and output resume it.
+    std::string again = config;
+    for (const auto& s : sets) again += " --set " + s;
+    if (!output.empty()) again += " -o " + output;
+    if (mpi::master()) std::fprintf(stderr, "mcsim: %s; continue with: mcsim run %s --resume\n", e.what(), again.c_str());
     status = kExitStopped;  // all ranks agreed to stop
     event_log::write("stopped", {{"status", std::to_string(status)}, {"message", json_string(e.what())}});
   } catch (const std::exception& e) {

@@ -24,7 +24,7 @@ void parse_factors(io::Block& factors, VarSpec& s) {
     RiskAsset a;
     a.name = b.text("name", std::nullopt);
     a.spot = b.real("spot", std::nullopt, Range::positive());
-    a.volatility = b.real("volatility", std::nullopt, Range::positive());
+    a.volatility = b.real("volatility", std::nullopt, Range{0, 5, true, false});  // above 500% a year: absurd
     a.drift = b.real("drift", 0.0, {-1.0, 1.0});
     b.finish();
     for (const RiskAsset& earlier : s.assets)
@@ -117,7 +117,7 @@ const std::vector<io::KeySchema>& var_keys() {
        "risk: the asset's name, which positions refer to"},
       {"model.factors.assets[].spot", "number", "", "> 0",
        "risk: the asset's price today"},
-      {"model.factors.assets[].volatility", "number", "", "> 0",
+      {"model.factors.assets[].volatility", "number", "", "in (0, 5]",
        "risk: the asset's annual volatility"},
       {"model.factors.assets[].drift", "number", "0", "in [-1, 1]",
        "risk: the asset's annual drift over the horizon"},
