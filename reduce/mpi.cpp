@@ -12,6 +12,14 @@
 
 namespace mcsim::mpi {
 
+bool launched() {
+  // Open MPI's mpirun; PMI/PMI-2 (MPICH, Intel MPI, srun --mpi=pmi2); PMIx (srun
+  // --mpi=pmix, Open MPI 4); MVAPICH2.
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK", "MV2_COMM_WORLD_SIZE"})
+    if (std::getenv(v)) return true;
+  return false;
+}
+
 #if defined(MCSIM_HAVE_MPI)
 
 namespace {

@@ -8,6 +8,10 @@
 
 namespace mcsim::mpi {
 
+// Whether a launcher (mpirun, mpiexec, srun) started this process: one of the
+// variables launchers set is present. Outside one, mcsim is one rank without
+// initialising MPI (a singleton start costs about half a second).
+bool launched();
 // Both are safe to call in a build without MPI.
 void init(int* argc, char*** argv);
 void finalize();

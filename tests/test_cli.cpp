@@ -153,13 +153,15 @@ TEST_CASE("mcsim run --log writes JSON lines from start to done and a config err
   CHECK(done["estimates"][0]["std_error"].as<double>() == fields[1].as<double>());
   for (const auto& e : events) CHECK(e["time"].as<std::string>().size() == 20);  // 2026-11-30T21:00:00Z
 
+  // A second run appends (a requeued batch job keeps one log).
   const auto bad = mcsim("run " + config + " --backend cpu -q --set run.paths=-5 -o " + out + "2 --log " + log);
   CHECK(bad.status == 2);
-  const auto error = json_lines(log);
-  REQUIRE(error.size() == 1);
-  CHECK(error[0]["event"].as<std::string>() == "error");
-  CHECK(error[0]["status"].as<int>() == 2);
-  CHECK(error[0]["message"].as<std::string>().find("run.paths") != std::string::npos);
+  const auto both = json_lines(log);
+  REQUIRE(both.size() == events.size() + 1);
+  const YAML::Node error = both.back();
+  CHECK(error["event"].as<std::string>() == "error");
+  CHECK(error["status"].as<int>() == 2);
+  CHECK(error["message"].as<std::string>().find("run.paths") != std::string::npos);
 
   // Progress lines while the paths run, here every 0.05 s of a run of a second or so
   // (two threads on any machine): growing counts of the job's paths and growing times.

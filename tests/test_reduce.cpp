@@ -6,6 +6,7 @@
 #include <cstring>
 #include <random>
 
+#include "reduce/mpi.hpp"
 #include "reduce/stats.hpp"
 #include "reduce/tree.hpp"
 
@@ -126,4 +127,20 @@ TEST_CASE("control variate estimate by hand on a small sample", "[reduce]") {
   const double resid = var_y - cov * cov / var_c;
   CHECK(cv.estimate.std_error == Approx(std::sqrt(resid * 4 / 3 / 5)).epsilon(1e-9));
   CHECK(cv.variance_reduction == Approx(var_y / resid).epsilon(1e-9));
+}
+
+TEST_CASE("MPI starts only under a launcher: each launcher's variable is recognised", "[mpi]") {
+  const char* vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK", "MV2_COMM_WORLD_SIZE"};
+  std::vector<std::pair<std::string, std::string>> saved;
+  for (const char* v : vars)
+    if (const char* x = std::getenv(v)) saved.emplace_back(v, x), unsetenv(v);
+  CHECK_FALSE(mcsim::mpi::launched());
+  for (const char* v : vars) {
+    INFO(v);
+    setenv(v, "2", 1);
+    CHECK(mcsim::mpi::launched());
+    unsetenv(v);
+  }
+  CHECK_FALSE(mcsim::mpi::launched());
+  for (const auto& [v, x] : saved) setenv(v.c_str(), x.c_str(), 1);
 }

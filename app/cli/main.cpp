@@ -41,6 +41,23 @@ std::string join_args(int argc, char** argv) {
   return s;
 }
 
+// The command that continues a stopped run: every argument as given (quoted for
+// a shell where needed), and --resume once.
+std::string resume_command(int argc, char** argv) {
+  std::string s = "mcsim";
+  bool resumed = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    resumed = resumed || a == "--resume";
+    const bool plain = !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                                         "_-+=.,:/@%") == std::string::npos;
+    std::string quoted = "'";
+    for (char c : a) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    s += " " + (plain ? a : quoted + "'");
+  }
+  return resumed ? s : s + " --resume";
+}
+
 void print_results(const io::Results& r, const std::string& title) {
   fmt::print("{}\n", title);
   fmt::print("  backend  {} [{}], {}, {} paths, chunks of {}, seed {}\n", r.backend,
@@ -212,7 +229,9 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : kExitConfig;
   }
 
-  mpi::init(&argc, &argv);
+  // Only a run (or validation) under a launcher needs MPI: show, diff, schema and a
+  // lone run start without it.
+  if ((*run || *validate) && mpi::launched()) mpi::init(&argc, &argv);
   install_stop_handlers();
   const auto rank_prefix = [] { return mpi::size() > 1 ? fmt::format("rank {}: ", mpi::rank()) : std::string(); };
   int status = 0;
@@ -232,10 +251,8 @@ int main(int argc, char** argv) {
     event_log::write("error", {{"status", std::to_string(status)}, {"message", json_string(e.what())}});
   } catch (const Stopped& e) {
     // The same job (its overrides) and output resume it.
-    std::string again = config;
-    for (const auto& s : sets) again += " --set " + s;
-    if (!output.empty()) again += " -o " + output;
-    if (mpi::master()) std::fprintf(stderr, "mcsim: %s; continue with: mcsim run %s --resume\n", e.what(), again.c_str());
+    if (mpi::master())
+      std::fprintf(stderr, "mcsim: %s; continue with: %s\n", e.what(), resume_command(argc, argv).c_str());
     status = kExitStopped;  // all ranks agreed to stop
     event_log::write("stopped", {{"status", std::to_string(status)}, {"message", json_string(e.what())}});
   } catch (const std::exception& e) {

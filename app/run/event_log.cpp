@@ -1,9 +1,13 @@
 #include "app/run/event_log.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <mutex>
 #include <stdexcept>
 
@@ -30,8 +34,18 @@ void open(const std::string& path, double progress_every_s) {
   std::lock_guard<std::mutex> lock(mutex);
   every_s = progress_every_s;
   if (file) std::fclose(file);
-  file = std::fopen(path.c_str(), "w");
-  if (!file) throw std::runtime_error("cannot write the log '" + path + "': " + std::strerror(errno));
+  // Appended to (a requeued job keeps one log across its attempts), never
+  // through a link.
+  std::error_code made;
+  if (const auto parent = std::filesystem::path(path).parent_path(); !parent.empty())
+    std::filesystem::create_directories(parent, made);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+  file = fd >= 0 ? ::fdopen(fd, "a") : nullptr;
+  if (!file) {
+    const int error = errno;
+    if (fd >= 0) ::close(fd);
+    throw std::runtime_error("cannot write the log '" + path + "': " + std::strerror(error));
+  }
 }
 
 bool enabled() {

@@ -228,3 +228,27 @@ TEST_CASE("a full disk gives mcsim's own no-space line for checkpoints and resul
   for (const auto& e : fs::directory_iterator(disk)) left.insert(e.path().filename().string());
   CHECK(left == std::set<std::string>{"filler"});
 }
+
+TEST_CASE("the hint a stopped run prints is a command that resumes it", "[robustness]") {
+  const Scratch d("hint");
+  const std::string out = d / "my out.h5";
+  const pid_t pid = test_exe::start({"run", quickstart(), "--backend", "cpu", "-q", "--set", "run.paths=1e8", "--set",
+                                     "run.seed=5", "--set", "run.checkpoint_s=0.05", "-o", out},
+                                    d / "run.log");
+  for (int i = 0; i < 2000 && !fs::exists(d / "my out.ckpt.h5"); ++i) test_exe::sleep_s(0.01);
+  ::kill(pid, SIGTERM);
+  REQUIRE(test_exe::wait_for(pid) == 3);
+  const std::string log = read_file(d / "run.log");
+  INFO(log);
+  const std::string lead = "continue with: mcsim ";
+  const auto at = log.find(lead);
+  REQUIRE(at != std::string::npos);
+  const std::string args = log.substr(at + lead.size(), log.find('\n', at) - at - lead.size());
+  CHECK(args.find("--set run.seed=5") != std::string::npos);
+  CHECK(args.find("-o '" + out + "'") != std::string::npos);  // quoted: the path has a space
+  CHECK(args.find("--backend cpu") != std::string::npos);
+  const auto r = cli(args);  // through sh, as a user pastes it
+  INFO(r.output);
+  CHECK(r.status == 0);
+  CHECK(fs::exists(out));
+}
