@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <sstream>
 
 #include "run_exe.hpp"
 
@@ -196,5 +197,30 @@ TEST_CASE("mcsim schema is the same from any folder even one with a broken confi
   CHECK(there.output == here.output);
   CHECK(here.output.find("model.instrument.strike") != std::string::npos);  // option keys too
   CHECK(here.output.find("model.materials") != std::string::npos);          // and transport's
+  fs::remove_all(dir);
+}
+
+TEST_CASE("mcsim validate takes one case file and keeps long names aligned", "[cli]") {
+  const fs::path dir = scratch();
+  const fs::path cases = dir / "a-case-file-with-a-long-name.yaml";
+  std::ofstream(cases) << "base:\n  run: { name: v, paths: 200_000, seed: 5, precision: double }\n  model:\n    type: option\n"
+                          "    process: { type: gbm, spot: 100, rate: 0.05, volatility: 0.2 }\n"
+                          "    instrument: { type: european, option: call, strike: 100, maturity: 1.0 }\ncases:\n"
+                          "  - { name: a-call-at-the-money-with-a-name-longer-than-the-column, set: {}, expect: { price: 10.450583572185565 } }\n"
+                          "  - { name: put, set: { model.instrument.option: put }, expect: { price: 5.573526022256971 } }\n";
+  const auto r = mcsim("validate " + cases.string() + " --backend cpu");
+  INFO(r.output);
+  CHECK(r.status == 0);
+  CHECK(r.output.find("2 cases, 2 passed, 0 failed") != std::string::npos);
+  // The result column starts at the same place on every row.
+  std::vector<std::size_t> at;
+  std::istringstream lines(r.output);
+  for (std::string line; std::getline(lines, line);)
+    if (line.size() > 4 && (line.compare(line.size() - 2, 2, "ok") == 0 || line.find("result") != std::string::npos))
+      at.push_back(line.find("result") != std::string::npos ? line.find("result") : line.size() - 2);
+  REQUIRE(at.size() == 3);
+  CHECK(at[0] == at[1]);
+  CHECK(at[1] == at[2]);
+  CHECK(mcsim("validate " + (dir / "missing.yaml").string()).status == 1);
   fs::remove_all(dir);
 }

@@ -211,7 +211,7 @@ int main(int argc, char** argv) {
   diff->add_option("--z", max_z, "agree within this many combined standard errors")->capture_default_str()->check(CLI::PositiveNumber);
 
   auto* validate = app.add_subcommand("validate", "run the analytic reference cases; fails if any |z| > 4");
-  validate->add_option("dir", dir, "folder of case files (default: validation/)");
+  validate->add_option("dir", dir, "folder of case files, or one case file (default: validation/)");
   validate->add_option("--backend", backend, "backend for every case")->check(CLI::IsMember(backends));
   validate->add_option("--set", sets, "override a key in every case, e.g. --set run.precision=float");
 

@@ -80,10 +80,13 @@ std::vector<ValidationRow> run_file(const fs::path& file, const Session& session
 
 std::vector<ValidationRow> run_validation(const std::string& dir, const RunOptions& options,
                                           const std::vector<std::string>& overrides) {
-  if (!fs::is_directory(dir)) throw std::runtime_error("validation folder '" + dir + "' not found");
+  // A folder of case files, or one case file.
   std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".yaml") files.push_back(e.path());
+  if (fs::is_regular_file(dir)) files.push_back(dir);
+  else if (!fs::is_directory(dir)) throw std::runtime_error("validation folder or file '" + dir + "' not found");
+  else
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.path().extension() == ".yaml") files.push_back(e.path());
   std::sort(files.begin(), files.end());
   if (files.empty()) throw std::runtime_error("no *.yaml cases in '" + dir + "'");
   // One set of devices for every case (auto: the GPUs when one is usable).
@@ -97,13 +100,18 @@ std::vector<ValidationRow> run_validation(const std::string& dir, const RunOptio
 }
 
 std::string format_validation(const std::vector<ValidationRow>& rows) {
-  std::string out = fmt::format("{:<16} {:<22} {:<8} {:>14} {:>11} {:>14} {:>7}  {}\n", "file", "case",
-                                "output", "estimate", "std error", "reference", "z", "result");
+  // Columns as wide as their longest entry, so long names keep the table aligned.
+  std::size_t file_w = 16, case_w = 22, output_w = 8;
+  for (const auto& r : rows)
+    file_w = std::max(file_w, r.file.size()), case_w = std::max(case_w, r.name.size()),
+    output_w = std::max(output_w, r.output.size());
+  std::string out = fmt::format("{:<{}} {:<{}} {:<{}} {:>14} {:>11} {:>14} {:>7}  {}\n", "file", file_w, "case", case_w,
+                                "output", output_w, "estimate", "std error", "reference", "z", "result");
   int failed = 0;
   for (const auto& r : rows) {
     failed += r.pass ? 0 : 1;
-    out += fmt::format("{:<16} {:<22} {:<8} {:>14.8f} {:>11.3g} {:>14.8f} {:>+7.2f}  {}{}\n", r.file,
-                       r.name, r.output, r.estimate, r.std_error, r.reference, r.z,
+    out += fmt::format("{:<{}} {:<{}} {:<{}} {:>14.8f} {:>11.3g} {:>14.8f} {:>+7.2f}  {}{}\n", r.file, file_w,
+                       r.name, case_w, r.output, output_w, r.estimate, r.std_error, r.reference, r.z,
                        r.pass ? "ok" : "FAIL", r.note.empty() ? "" : " (" + r.note + ")");
   }
   out += fmt::format("{} cases, {} passed, {} failed (pass: |z| <= {})\n", rows.size(),
