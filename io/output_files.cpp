@@ -88,21 +88,25 @@ void sync_folder(const std::string& path) {
 
 }  // namespace
 
+namespace {
+std::string control_character(const std::string& s) {
+  for (unsigned char c : s)
+    if (c < 0x20 || c == 0x7f) return fmt::format("holds a control character (0x{:02x})", c);
+  return "";
+}
+}  // namespace
+
 std::string file_name_problem(const std::string& name) {
   if (name.empty()) return "is empty";
   if (name.size() > 200) return "has more than 200 characters";
   if (name.front() == '.') return "starts with '.'";
-  for (unsigned char c : name) {
-    if (c == '/' || c == '\\') return "holds a '/' or '\\'";
-    if (c < 0x20 || c == 0x7f) return fmt::format("holds a control character (0x{:02x})", c);
-  }
-  return "";
+  if (name.find_first_of("/\\") != std::string::npos) return "holds a '/' or '\\'";
+  return control_character(name);
 }
 
 std::string output_path_problem(const std::string& path) {
   if (path.empty()) return "is empty";
-  for (unsigned char c : path)
-    if (c < 0x20 || c == 0x7f) return fmt::format("holds a control character (0x{:02x})", c);
+  if (std::string c = control_character(path); !c.empty()) return c;
   if (path.back() == '/' || fs::path(path).filename() == "." || fs::path(path).filename() == "..")
     return "names a folder, not a file";
   return "";
@@ -127,24 +131,20 @@ void write_whole_file(const std::string& path, const std::string& bytes, bool re
   make_folder(path);
   std::string tmp;
   const int fd = create_exclusive(path, &tmp);
-  const auto give_up = [&](int error) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    fail("cannot write '" + path + "'", error);
-  };
-  if (!write_all(fd, bytes) || ::fsync(fd) != 0) give_up(errno);
-  if (::close(fd) != 0) {
-    const int error = errno;
+  // A full disk may show at the write, the flush or the close.
+  int error = write_all(fd, bytes) && ::fsync(fd) == 0 ? 0 : errno;
+  if (::close(fd) != 0 && !error) error = errno;
+  if (error) {
     ::unlink(tmp.c_str());
     fail("cannot write '" + path + "'", error);
   }
   if (replace) {
     if (::rename(tmp.c_str(), path.c_str()) != 0) {
-      const int error = errno;
+      error = errno;
       ::unlink(tmp.c_str());
       fail("cannot rename '" + tmp + "' to '" + path + "'", error);
     }
-  } else if (const int error = rename_no_replace(tmp, path)) {
+  } else if ((error = rename_no_replace(tmp, path)) != 0) {
     if (error == EEXIST)
       throw std::runtime_error("'" + path + "' exists (it appeared while this run was going) and is kept; pass --force "
                                "to replace it. The results are in '" + tmp + "'");
