@@ -1,6 +1,7 @@
 #include "app/mcsim.hpp"
 
 #include "app/run/plan.hpp"
+#include "reduce/mpi.hpp"
 
 namespace mcsim {
 
@@ -10,6 +11,24 @@ io::Job load_job(const std::string& path, const std::vector<std::string>& overri
 
 io::Job parse_job(const std::string& yaml, const std::string& label, const std::vector<std::string>& overrides) {
   return plan::planned(io::load_job_text(yaml, label, overrides));
+}
+
+io::OutputClaim claim_output(const std::string& path, bool force) {
+  io::check_writable(path, force);  // fail before the work, not after
+  io::OutputClaim claim;
+  std::string refused;
+  if (mpi::master()) try {
+      claim = io::OutputClaim(path);
+    } catch (const std::exception& e) {
+      refused = e.what();
+    }
+  if (!(refused = mpi::broadcast(refused)).empty()) throw std::runtime_error(refused);
+  return claim;
+}
+
+void write_job_results(const std::string& path, const io::Job& job, const io::Results& results, bool force) {
+  io::write_results(path, results, force);
+  remove_job_checkpoints(path, job);
 }
 
 Session::Session(io::BackendChoice backend) : owned_(make_devices(backend)) {

@@ -16,6 +16,7 @@
 #include "app/run/runner.hpp"
 #include "io/config.hpp"
 #include "io/diagnostics.hpp"
+#include "io/output_files.hpp"
 #include "io/results.hpp"
 
 namespace mcsim {
@@ -29,6 +30,14 @@ io::Job parse_job(const std::string& yaml, const std::string& label = "job",
 
 // This rank's devices, made once and kept for every job run through the session:
 // CUDA contexts, device copies of a model and buffers are set up once.
+// A results file for one run: checked to be writable (io::check_writable) and,
+// on rank 0, held against any other mcsim run until the claim is dropped
+// (io::OutputClaim). Every rank calls it; a refusal throws on every rank.
+io::OutputClaim claim_output(const std::string& path, bool force);
+// Rank 0: writes the job's results to `path`, then removes its checkpoints, which
+// the results now hold.
+void write_job_results(const std::string& path, const io::Job& job, const io::Results& results, bool force);
+
 class Session {
  public:
   explicit Session(io::BackendChoice backend = io::BackendChoice::Auto);

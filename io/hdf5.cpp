@@ -216,7 +216,8 @@ void write_attr(hid_t loc, const std::string& name, const std::vector<std::strin
 void write_attr(hid_t loc, const std::string& name, const std::vector<double>& value) {
   Handle space = vector_space(value.size());
   Handle a = fresh_attr(loc, name, H5T_NATIVE_DOUBLE, space);
-  checked(H5Awrite(a, H5T_NATIVE_DOUBLE, value.data()), "write attribute", name);
+  const double none = 0;  // HDF5 refuses a null buffer, even for no elements
+  checked(H5Awrite(a, H5T_NATIVE_DOUBLE, value.empty() ? &none : value.data()), "write attribute", name);
 }
 
 std::string read_attr_string(hid_t loc, const std::string& name) {
@@ -230,7 +231,8 @@ std::vector<std::string> read_attr_strings(hid_t loc, const std::string& name) {
   if (H5Tget_class(file_type) != H5T_STRING)
     throw std::runtime_error("attribute '" + name + "' is not a string");
   Handle space(H5Aget_space(a), H5Sclose, "read space of '" + name + "'");
-  const hssize_t n = std::max<hssize_t>(1, H5Sget_simple_extent_npoints(space));
+  const hssize_t n = H5Sget_simple_extent_npoints(space);  // a scalar holds one; an empty list none
+  if (n <= 0) return {};
   // Read in the file's own string type (its character set and padding, as h5py
   // or mcsim wrote it), so no conversion can fail or drop a character.
   Handle mem(H5Tcopy(file_type), H5Tclose, "copy the type of '" + name + "'");

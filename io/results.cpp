@@ -110,6 +110,13 @@ void write_scenario(hid_t scenarios, const ScenarioResult& s) {
     est.push_back(r);
   }
   write_table(g, "estimates", estimate_type(), est);
+  if (!s.info.empty()) {  // one per estimate: what its samples count, its unit
+    h5::Handle d(H5Dopen2(g, "estimates", H5P_DEFAULT), H5Dclose, "open table 'estimates'");
+    std::vector<std::string> samples_of, units;
+    for (const auto& i : s.info) samples_of.push_back(i.samples_of), units.push_back(i.unit);
+    h5::write_attr(d, "samples_of", samples_of);
+    h5::write_attr(d, "units", units);
+  }
   // Differences from the base scenario: the paired error, and the unpaired one beside it.
   if (!s.differences.empty()) {
     std::vector<DifferenceRow> diff;
@@ -137,9 +144,13 @@ void write_scenario(hid_t scenarios, const ScenarioResult& s) {
     }
     write_table(g, table, reference_type(), out);
   };
-  std::vector<std::pair<std::string, double>> refs;
-  for (const auto& x : s.references) refs.emplace_back(x.name, x.value);
+  std::vector<std::pair<std::string, double>> refs, tolerances;
+  for (const auto& x : s.references) {
+    refs.emplace_back(x.name, x.value);
+    if (x.tolerance > 0) tolerances.emplace_back(x.name, x.tolerance);
+  }
   named_values("reference", refs);
+  named_values("reference_tolerance", tolerances);  // approximate references: their stated error
   named_values("diagnostics", s.diagnostics);
 
   std::vector<std::string> table_names;
@@ -148,6 +159,8 @@ void write_scenario(hid_t scenarios, const ScenarioResult& s) {
     h5::write_dataset(g, t.name, t.data, cols ? t.data.size() / cols : 0, cols);
     h5::Handle d(H5Dopen2(g, t.name.c_str(), H5P_DEFAULT), H5Dclose, "open dataset '" + t.name + "'");
     h5::write_attr(d, "columns", t.columns);
+    if (!t.units.empty()) h5::write_attr(d, "units", t.units);
+    if (!t.row_names.empty()) h5::write_attr(d, "row_names", t.row_names);
     table_names.push_back(t.name);
   }
   if (!table_names.empty()) h5::write_attr(g, "tables", table_names);
@@ -177,7 +190,11 @@ std::uint64_t content_checksum(const Results& r) {
     std::sort(overrides.begin(), overrides.end());
     for (const auto& [k, v] : overrides) p.put(k), p.put(v);
     for (const auto& e : s.estimates) name(e.name), p.put(e.value), p.put(e.std_error), p.put(e.ci_low), p.put(e.ci_high), p.put(e.samples);
-    for (const auto& x : s.references) name(x.name), p.put(x.value);
+    for (const auto& x : s.references) {
+      name(x.name), p.put(x.value);
+      if (x.tolerance > 0) p.put(x.tolerance);
+    }
+    for (const auto& i : s.info) p.put(i.samples_of), p.put(i.unit);
     for (const auto& [k, v] : s.diagnostics) name(k), p.put(v);
     for (const auto& d : s.differences)
       name(d.estimate.name), p.put(d.estimate.value), p.put(d.estimate.std_error), p.put(d.estimate.ci_low),
@@ -187,6 +204,8 @@ std::uint64_t content_checksum(const Results& r) {
     for (const Table& t : s.tables) {
       p.put(t.name), p.put(t.data);
       for (const auto& c : t.columns) p.put(c);
+      for (const auto& u : t.units) p.put(u);
+      for (const auto& n : t.row_names) p.put(n);
     }
   }
   p.put(r.wall_s), p.put(r.paths_per_s);
@@ -307,11 +326,33 @@ Results read(const std::string& path) {
         Table table{t, {}, h5::read_dataset(g, t, nullptr, nullptr)};
         h5::Handle d(H5Dopen2(g, t.c_str(), H5P_DEFAULT), H5Dclose, "open dataset '" + t + "'");
         table.columns = h5::read_attr_strings(d, "columns");
+        if (h5::exists_attr(d, "units")) {
+          table.units = h5::read_attr_strings(d, "units");
+          if (table.units.size() != table.columns.size())
+            throw std::runtime_error("table '" + t + "' has " + std::to_string(table.units.size()) + " units for " +
+                                     std::to_string(table.columns.size()) + " columns");
+        }
+        if (h5::exists_attr(d, "row_names")) {
+          table.row_names = h5::read_attr_strings(d, "row_names");
+          const std::size_t rows = table.columns.empty() ? 0 : table.data.size() / table.columns.size();
+          if (table.row_names.size() != rows)
+            throw std::runtime_error("table '" + t + "' has " + std::to_string(table.row_names.size()) + " row names for " +
+                                     std::to_string(rows) + " rows");
+        }
         s.tables.push_back(std::move(table));
       }
     for (const auto& row : read_table<EstimateRow>(g, "estimates", estimate_type()))
       s.estimates.push_back({std::string(row.name, strnlen(row.name, h5::kNameBytes)), row.value,
                              row.std_error, row.ci_low, row.ci_high, row.samples});
+    {
+      h5::Handle d(H5Dopen2(g, "estimates", H5P_DEFAULT), H5Dclose, "open table 'estimates'");
+      if (h5::exists_attr(d, "samples_of")) {
+        const auto samples_of = h5::read_attr_strings(d, "samples_of"), units = h5::read_attr_strings(d, "units");
+        if (samples_of.size() != s.estimates.size() || units.size() != s.estimates.size())
+          throw std::runtime_error("scenario '" + name + "': its estimates' samples_of or units are not one per estimate");
+        for (std::size_t i = 0; i < units.size(); ++i) s.info.push_back({samples_of[i], units[i]});
+      }
+    }
     if (h5::exists(g, "differences"))
       for (const auto& row : read_table<DifferenceRow>(g, "differences", difference_type())) {
         reduce::Difference d;
@@ -323,6 +364,10 @@ Results read(const std::string& path) {
     if (h5::exists(g, "reference"))
       for (const auto& row : read_table<ReferenceRow>(g, "reference", reference_type()))
         s.references.push_back({std::string(row.name, strnlen(row.name, h5::kNameBytes)), row.value});
+    if (h5::exists(g, "reference_tolerance"))
+      for (const auto& row : read_table<ReferenceRow>(g, "reference_tolerance", reference_type()))
+        for (auto& ref : s.references)
+          if (ref.name == std::string(row.name, strnlen(row.name, h5::kNameBytes))) ref.tolerance = row.value;
     if (h5::exists(g, "diagnostics"))
       for (const auto& row : read_table<ReferenceRow>(g, "diagnostics", reference_type()))
         s.diagnostics.emplace_back(std::string(row.name, strnlen(row.name, h5::kNameBytes)), row.value);

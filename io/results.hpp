@@ -15,8 +15,9 @@
 
 namespace mcsim::io {
 
-// Version 2 added content_checksum and timing/stages; version 1 files still read.
-constexpr std::uint64_t kFormatVersion = 2;
+// Version 2 added content_checksum and timing/stages; 3 what samples count, units
+// and approximate references' tolerances. Versions 1 and 2 still read.
+constexpr std::uint64_t kFormatVersion = 3;
 constexpr std::uint64_t kOldestFormatVersion = 1;
 
 // A model's own array, such as a loss histogram: rows of named columns.
@@ -24,12 +25,16 @@ struct Table {
   std::string name;
   std::vector<std::string> columns;
   std::vector<double> data;  // rows x columns.size()
+  std::vector<std::string> units = {};      // one per column ("" for none), or none at all
+  std::vector<std::string> row_names = {};  // one per row (a position's name), or none
 };
 
 struct ScenarioResult {
   std::string name = "base";
   std::vector<std::pair<std::string, std::string>> overrides;  // key -> value
   std::vector<reduce::Estimate> estimates;
+  // One per estimate: what its samples count and its unit (none in files before version 3).
+  std::vector<EstimateInfo> info;
   std::vector<Reference> references;
   std::vector<std::pair<std::string, double>> diagnostics;  // e.g. variance-reduction factor
   std::vector<std::string> tally_layout;  // one name per field of a chunk partial

@@ -29,6 +29,13 @@ struct Reference {
   double tolerance = 0;  // stated error of an approximate closed form (0: exact)
 };
 
+// What an estimate's `samples` count ("paths", "histories", "generations",
+// "scenarios") and its unit ("" where it has none or the job's money is meant).
+struct EstimateInfo {
+  std::string samples_of = "paths";
+  std::string unit;
+};
+
 // Estimates from a summed tally, and figures about how they were made (such as a
 // variance-reduction factor), stored with the scenario.
 struct Summary {
@@ -74,6 +81,8 @@ class Model {
   virtual std::uint64_t steps_per_path() const { return 1; }
   // The most chunks the planner's default chunk size leaves a job (0: its own limit).
   virtual std::uint64_t max_default_chunks() const { return 0; }
+  // What one of its estimates counts and is measured in (show, Python).
+  virtual EstimateInfo describe_estimate(const std::string& /*name*/) const { return {}; }
   // One line for the terminal summary.
   virtual std::string describe() const = 0;
 };

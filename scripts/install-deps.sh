@@ -4,7 +4,8 @@
 # e.g. in /usr/local/cuda; without one mcsim builds the CPU backend only.
 set -eu
 packages="build-essential cmake ninja-build git pkg-config libhdf5-dev libyaml-cpp-dev
-libcli11-dev libfmt-dev catch2 libopenmpi-dev openmpi-bin python3-h5py python3-matplotlib python3-yaml"
+libcli11-dev libfmt-dev catch2 libopenmpi-dev openmpi-bin python3-h5py python3-matplotlib python3-yaml
+python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

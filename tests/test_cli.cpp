@@ -68,14 +68,18 @@ TEST_CASE("the scenarios example runs and shows its paired differences", "[cli][
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK(r.output.find("scenario vol_up (2 of 7)") != std::string::npos);  // progress names each scenario
-  CHECK(r.output.find("scenario volatility=0.3,strike=110\n") != std::string::npos);
-  CHECK(r.output.find("minus base       difference   paired err") != std::string::npos);
+  CHECK(r.output.find("scenario volatility=0.3,strike=110 (model.instrument.strike=110, model.process.volatility=0.3)\n") !=
+        std::string::npos);
+  CHECK(r.output.find("minus base  difference  paired err") != std::string::npos);
   r = mcsim("show " + out + " --csv");
   REQUIRE(r.status == 0);
-  // base has no difference; vol_up's price has all four figures.
-  CHECK(std::regex_search(r.output, std::regex("\nbase,price,[^\n]*,,,,\n")));
-  CHECK(std::regex_search(r.output, std::regex("\nvol_up,price,([^,\n]*,){7}[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+\n")));
-  CHECK(std::regex_search(r.output, std::regex("\n\"volatility=0.15,strike=90\",delta,")));
+  // Tidy: the swept keys are columns (empty where the job's value holds); base has
+  // no difference; vol_up's price has all four figures.
+  CHECK(r.output.rfind("scenario,model.process.volatility,model.process.rate,model.process.spot,model.instrument.strike,"
+                       "estimate,value,", 0) == 0);
+  CHECK(std::regex_search(r.output, std::regex("\nbase,,,,,price,[^\n]*,,,,\n")));
+  CHECK(std::regex_search(r.output, std::regex("\nvol_up,0.25,,,,price,[^\n]*,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+\n")));
+  CHECK(std::regex_search(r.output, std::regex("\n\"volatility=0.15,strike=90\",0.15,,,90,delta,[^\n]*,paths,per unit of spot,")));
   fs::remove_all(dir);
 }
 
@@ -89,8 +93,8 @@ TEST_CASE("mcsim show writes CSV and JSON and mcsim diff says whether two runs a
                 " --set run.paths=200000 --set model.process.volatility=0.3").status == 0);
   auto r = mcsim("show " + file("a.h5") + " --csv");
   CHECK(r.status == 0);
-  CHECK(r.output.rfind("scenario,estimate,value,std_error,ci_low,ci_high,samples,reference,z,"
-                           "minus_base,paired_std_error,unpaired_std_error,reference_minus_base\nbase,price,", 0) == 0);
+  CHECK(r.output.rfind("scenario,estimate,value,std_error,ci_low,ci_high,samples,samples_of,unit,reference,reference_tolerance,z,"
+                       "minus_base,paired_std_error,unpaired_std_error,reference_minus_base\nbase,price,", 0) == 0);
   r = mcsim("show " + file("a.h5") + " --json");
   CHECK(r.status == 0);
   CHECK(r.output.find("\"name\": \"price\"") != std::string::npos);

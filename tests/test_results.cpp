@@ -140,3 +140,41 @@ TEST_CASE("attributes past the 64 KB of an object header are written and read ba
   H5Fclose(f);
   fs::remove(path);
 }
+
+TEST_CASE("what samples count, units, row names and reference tolerances round-trip", "[results]") {
+  io::Results r;
+  r.backend = "cpu", r.precision = "double";
+  r.stage_seconds = {{"simulate", 1.0}};
+  r.device_times = {{0, "cpu", 1.0, 0, 1000}};
+  io::ScenarioResult s;
+  s.estimates = {reduce::normal_estimate("price", 4.48, 0.01, 1000), reduce::normal_estimate("delta", -0.7, 0.01, 1000)};
+  s.info = {{"paths", ""}, {"paths", "per unit of spot"}};
+  s.references = {{"price", 4.4867, 0.031}, {"delta", -0.7, 0}};
+  s.tables = {{"flux", {"low", "track"}, {0, 1, 1, 2}, {"cm", "per source particle"}},
+              {"contributions", {"level", "var"}, {0.99, 3, 0.99, 4}, {}, {"acme", "bolt"}}};
+  r.scenarios = {s};
+  const fs::path dir = temp_dir();
+  const std::string path = (dir / "meta.h5").string();
+  io::write_results(path, r, true);
+  const io::ScenarioResult back = io::read_results(path).scenarios.front();
+  REQUIRE(back.info.size() == 2);
+  CHECK(back.info[1].samples_of == "paths");
+  CHECK(back.info[1].unit == "per unit of spot");
+  CHECK(back.references[0].tolerance == 0.031);
+  CHECK(back.references[1].tolerance == 0);
+  CHECK(back.tables[0].units == s.tables[0].units);
+  CHECK(back.tables[1].units.empty());
+  CHECK(back.tables[1].row_names == s.tables[1].row_names);
+  // A units list that does not match the columns is refused, naming the table.
+  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  const hid_t d = H5Dopen2(f, "/scenarios/base/flux", H5P_DEFAULT);
+  H5Adelete(d, "units");
+  const hid_t str = H5Tcopy(H5T_C_S1);
+  H5Tset_size(str, 3);
+  const hid_t space = H5Screate(H5S_SCALAR);
+  const hid_t a = H5Acreate2(d, "units", str, space, H5P_DEFAULT, H5P_DEFAULT);
+  H5Awrite(a, str, "cm");
+  H5Aclose(a), H5Sclose(space), H5Tclose(str), H5Dclose(d), H5Fclose(f);
+  CHECK_THROWS_WITH(io::read_results(path), Catch::Contains("table 'flux' has 1 units for 2 columns"));
+  fs::remove_all(dir);
+}

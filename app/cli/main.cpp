@@ -5,9 +5,12 @@
 #include <cstdio>
 #include <iostream>
 
+#include "app/mcsim.hpp"
 #include "app/run/runner.hpp"
 #include "app/run/event_log.hpp"
 #include "app/run/json.hpp"
+#include "app/cli/compare.hpp"
+#include "app/cli/export.hpp"
 #include "app/cli/report.hpp"
 #include "app/run/signals.hpp"
 #include "app/cli/validate.hpp"
@@ -58,18 +61,8 @@ std::string resume_command(int argc, char** argv) {
   return resumed ? s : s + " --resume";
 }
 
-void print_results(const io::Results& r, const std::string& title) {
-  fmt::print("{}\n", title);
-  fmt::print("  backend  {} [{}], {}, {} paths, chunks of {}, seed {}\n", r.backend,
-             fmt::format("{}", fmt::join(r.devices, "; ")), r.precision, r.paths, r.chunk_paths, r.seed);
-  for (const auto& s : r.scenarios) {
-    if (r.scenarios.size() > 1) fmt::print("scenario {}\n", s.name);
-    fmt::print("{}", format_estimates(s));
-  }
-  if (r.target_rel_error > 0 || r.target_abs_error > 0)
-    fmt::print("  target   {} after {} of at most {} paths\n", r.target_met ? "met" : "NOT met", r.paths, r.paths_cap);
-  fmt::print("  time     {:.3f} s wall, {:.3g} paths/s, {} rank{}\n", r.wall_s, r.paths_per_s, r.ranks,
-             r.ranks == 1 ? "" : "s");
+void print_results(const io::Results& r, const std::string& title, bool tables) {
+  fmt::print("{}\n{}", title, format_results(r, tables));
 }
 
 // Stage seconds and each device's share, for --verbose.
@@ -97,16 +90,8 @@ int cmd_run(const std::string& config, const std::string& output, const std::str
   if (!log.empty() && mpi::master()) event_log::open(log, log_every);
   io::Job job = io::load_job_file(config, sets);
   const std::string path = output.empty() ? job.run.output : output;
-  io::check_writable(path, force);  // fail before the work, not after
   // One run at a time on an output and its checkpoints, for this run's life.
-  io::OutputClaim claim;
-  std::string refused;
-  if (mpi::master()) try {
-      claim = io::OutputClaim(path);
-    } catch (const std::exception& e) {
-      refused = e.what();
-    }
-  if (!(refused = mpi::broadcast(refused)).empty()) throw std::runtime_error(refused);
+  const io::OutputClaim claim = claim_output(path, force);
   event_log::write("start", {{"job", json_string(job.run.name)}, {"config", json_string(config)},
                              {"output", json_string(path)}, {"paths", std::to_string(job.run.paths)},
                              {"ranks", std::to_string(mpi::size())}, {"command_line", json_string(cmdline)}});
@@ -114,11 +99,10 @@ int cmd_run(const std::string& config, const std::string& output, const std::str
   const io::Results r = run_job(job, opt);
   if (!mpi::master()) return 0;
   const auto t0 = std::chrono::steady_clock::now();
-  io::write_results(path, r, force);
-  remove_job_checkpoints(path, job);  // the results hold everything they held
+  write_job_results(path, job, r, force);
   const double write_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   print_results(r, fmt::format("mcsim {}: {} ({})\n  model    {}", kVersion, job.run.name, config,
-                               job.model->describe()));
+                               job.model->describe()), false);
   if (verbose) print_timing(r);
   fmt::print("  wrote    {} ({:.3f} s)\n", path, write_s);
   event_log::write("done", {{"output", json_string(path)}, {"paths", std::to_string(r.paths)},
@@ -126,11 +110,19 @@ int cmd_run(const std::string& config, const std::string& output, const std::str
   return 0;
 }
 
-int cmd_show(const std::string& file, bool csv, bool json) {
+int cmd_show(const std::string& file, bool csv, bool json, const std::string& table) {
   const io::Results r = io::read_results(file);
+  if (!table.empty()) {
+    const std::string text = table_csv(r, table);  // throws, naming the tables there are, if none is called so
+    if (csv) return fmt::print("{}", text), 0;
+    for (const auto& s : r.scenarios)
+      for (const auto& t : s.tables)
+        if (t.name == table) fmt::print("scenario {}: table {}\n{}", s.name, t.name, format_table(t, 0));
+    return 0;
+  }
   if (csv || json) return fmt::print("{}", csv ? results_csv(r) : results_json(r)), 0;
   print_results(r, fmt::format("{}: mcsim {} ({}), created {}\n  command  {}", file, r.mcsim_version,
-                               r.git_sha, r.created, r.command_line));
+                               r.git_sha, r.created, r.command_line), true);
   return 0;
 }
 
@@ -182,7 +174,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   const std::vector<std::string> backends{"auto", "cpu", "cuda"};
 
-  std::string config, output, backend, file, other, dir;
+  std::string config, output, backend, file, other, dir, table;
   std::vector<std::string> sets;
   bool force = false, quiet = false, verbose = false, resume = false, csv = false, json = false;
   std::string log;
@@ -202,8 +194,9 @@ int main(int argc, char** argv) {
 
   auto* show = app.add_subcommand("show", "print a results file");
   show->add_option("file", file, "results file (HDF5)")->required()->check(CLI::ExistingFile);
-  auto* csv_flag = show->add_flag("--csv", csv, "one line per scenario and estimate, comma-separated, for scripts");
-  show->add_flag("--json", json, "the whole summary as JSON, for scripts")->excludes(csv_flag);
+  auto* csv_flag = show->add_flag("--csv", csv, "one line per scenario and estimate, every digit, swept keys as columns, for scripts");
+  auto* json_flag = show->add_flag("--json", json, "everything the file holds as JSON, every digit, for scripts")->excludes(csv_flag);
+  show->add_option("--table", table, "one table (flux, k_generation, quantiles, ...) whole; with --csv as CSV")->excludes(json_flag);
 
   auto* diff = app.add_subcommand("diff", "say whether two results files agree within their errors (exit 4 if not)");
   diff->add_option("a", file, "results file (HDF5)")->required()->check(CLI::ExistingFile);
@@ -237,7 +230,7 @@ int main(int argc, char** argv) {
   int status = 0;
   try {
     if (*run) status = cmd_run(config, output, backend, sets, force, resume, quiet, verbose, log, log_every, join_args(argc, argv));
-    else if (*show) status = cmd_show(file, csv, json);
+    else if (*show) status = cmd_show(file, csv, json, table);
     else if (*diff) status = cmd_diff(file, other, max_z);
     else if (*validate) status = cmd_validate(dir, backend, sets);
     else if (*schema) status = cmd_schema(markdown);

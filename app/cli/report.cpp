@@ -4,185 +4,178 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
-
-#include "app/run/json.hpp"
+#include <vector>
 
 namespace mcsim {
 
 namespace {
 
-std::optional<Reference> reference_of(const io::ScenarioResult& s, const std::string& name) {
+const Reference* reference_of(const io::ScenarioResult& s, const std::string& name) {
   for (const auto& r : s.references)
-    if (r.name == name) return r;
-  return std::nullopt;
-}
-
-// A CSV field: quoted when it holds a comma, a quote or a line break.
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-const reduce::Difference* difference_of(const io::ScenarioResult& s, const std::string& name) {
-  for (const auto& d : s.differences)
-    if (d.estimate.name == name) return &d;
+    if (r.name == name) return &r;
   return nullptr;
+}
+
+std::string samples_text(std::uint64_t n, const std::string& of) {
+  std::string digits = std::to_string(n), grouped;  // 1,000,000: a count at a glance
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) grouped += ',';
+    grouped += digits[i];
+  }
+  return of.empty() ? grouped : grouped + " " + of;
+}
+
+// Rows of cells, left-aligned first column, the rest right-aligned, each column
+// as wide as its widest cell.
+std::string aligned(const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
+  std::vector<std::size_t> width;
+  for (const auto& row : rows)
+    for (std::size_t c = 0; c < row.size() && row.size() > 1; ++c) {  // a lone cell is a note
+      if (width.size() <= c) width.push_back(0);
+      width[c] = std::max(width[c], row[c].size());
+    }
+  std::string out;
+  for (const auto& row : rows) {
+    std::string line = indent;
+    for (std::size_t c = 0; c < row.size(); ++c)
+      line += row.size() == 1 ? row[c] : c == 0 ? fmt::format("{:<{}}", row[c], width[c]) : fmt::format("  {:>{}}", row[c], width[c]);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+// The noun for what a run's `paths` counts: paths, histories, scenarios.
+std::string work_noun(const io::Results& r) {
+  for (const auto& s : r.scenarios)
+    for (const auto& i : s.info)
+      if (i.samples_of != "generations") return i.samples_of;
+  return "paths";
 }
 
 }  // namespace
 
-std::string results_csv(const io::Results& r) {
-  std::string out = "scenario,estimate,value,std_error,ci_low,ci_high,samples,reference,z,"
-                    "minus_base,paired_std_error,unpaired_std_error,reference_minus_base\n";
-  const auto number = [](double x) { return std::isnan(x) ? std::string() : fmt::format("{:.17g}", x); };
-  for (const auto& s : r.scenarios)
-    for (const auto& e : s.estimates) {
-      std::string ref, z, diff = ",,,";
-      if (const auto ref_of = reference_of(s, e.name))
-        ref = fmt::format("{:.17g}", ref_of->value), z = fmt::format("{:.4g}", (e.value - ref_of->value) / e.std_error);
-      if (const reduce::Difference* d = difference_of(s, e.name))
-        diff = fmt::format("{:.17g},{},{:.17g},{}", d->estimate.value, number(d->estimate.std_error), d->unpaired_std_error,
-                           number(d->reference));
-      out += fmt::format("{},{},{:.17g},{:.17g},{:.17g},{:.17g},{},{},{},{}\n", csv_field(s.name), csv_field(e.name), e.value,
-                         e.std_error, e.ci_low, e.ci_high, e.samples, ref, z, diff);
-    }
-  return out;
+Rounded rounded(double value, double std_error) {
+  if (!(std_error > 0) || !std::isfinite(std_error) || !std::isfinite(value))
+    return {with_decimals(value, -1), std::isnan(std_error) ? "n/a" : fmt::format("{:.2g}", std_error), -1};
+  // Two significant digits of the error, and the value to the same place.
+  const int decimals = std::max(0, 1 - static_cast<int>(std::floor(std::log10(std_error))));
+  if (decimals > 15) return {with_decimals(value, -1), fmt::format("{:.2g}", std_error), -1};
+  const double place = std::pow(10.0, 1 - std::floor(std::log10(std_error)));
+  if (decimals == 0 && place < 1)  // an error of tens or more: round the value to that place
+    return {fmt::format("{:.0f}", std::round(value * place) / place), fmt::format("{:.0f}", std::round(std_error * place) / place), 0};
+  return {with_decimals(value, decimals), with_decimals(std_error, decimals), decimals};
 }
 
-std::string results_json(const io::Results& r) {
-  std::string out = "{\n";
-  out += fmt::format("  \"mcsim_version\": {}, \"git_sha\": {}, \"created\": {},\n", json_string(r.mcsim_version),
-                     json_string(r.git_sha), json_string(r.created));
-  out += fmt::format("  \"command_line\": {},\n", json_string(r.command_line));
-  out += fmt::format("  \"backend\": {}, \"precision\": {}, \"seed\": {}, \"paths\": {}, \"chunk_paths\": {}, \"ranks\": {},\n",
-                     json_string(r.backend), json_string(r.precision), r.seed, r.paths, r.chunk_paths, r.ranks);
-  out += fmt::format("  \"wall_s\": {},\n  \"scenarios\": [", json_number(r.wall_s));
-  for (std::size_t i = 0; i < r.scenarios.size(); ++i) {
-    const auto& s = r.scenarios[i];
-    out += fmt::format("{}\n    {{\"name\": {}, \"overrides\": {{", i ? "," : "", json_string(s.name));
-    for (std::size_t j = 0; j < s.overrides.size(); ++j)
-      out += fmt::format("{}{}: {}", j ? ", " : "", json_string(s.overrides[j].first), json_string(s.overrides[j].second));
-    out += "},\n     \"estimates\": [";
-    for (std::size_t j = 0; j < s.estimates.size(); ++j) {
-      const auto& e = s.estimates[j];
-      out += fmt::format("{}\n       {{\"name\": {}, \"value\": {}, \"std_error\": {}, \"ci_low\": {}, \"ci_high\": {}, \"samples\": {}",
-                         j ? "," : "", json_string(e.name), json_number(e.value), json_number(e.std_error),
-                         json_number(e.ci_low), json_number(e.ci_high), e.samples);
-      if (const auto ref = reference_of(s, e.name))
-        out += fmt::format(", \"reference\": {}, \"z\": {}", json_number(ref->value),
-                           json_number((e.value - ref->value) / e.std_error));
-      out += "}";
-    }
-    out += "],\n     \"differences\": [";  // minus the base scenario
-    for (std::size_t j = 0; j < s.differences.size(); ++j) {
-      const auto& d = s.differences[j];
-      out += fmt::format("{}\n       {{\"name\": {}, \"value\": {}, \"std_error\": {}, \"unpaired_std_error\": {}, "
-                         "\"ci_low\": {}, \"ci_high\": {}, \"batches\": {}, \"reference\": {}}}",
-                         j ? "," : "", json_string(d.estimate.name), json_number(d.estimate.value),
-                         json_number(d.estimate.std_error), json_number(d.unpaired_std_error), json_number(d.estimate.ci_low),
-                         json_number(d.estimate.ci_high), d.batches, json_number(d.reference));
-    }
-    out += "],\n     \"diagnostics\": {";
-    for (std::size_t j = 0; j < s.diagnostics.size(); ++j)
-      out += fmt::format("{}{}: {}", j ? ", " : "", json_string(s.diagnostics[j].first), json_number(s.diagnostics[j].second));
-    out += "}}";
-  }
-  return out + "\n  ]\n}\n";
+std::string with_decimals(double value, int decimals) {
+  if (std::isnan(value)) return "n/a";
+  return decimals < 0 ? fmt::format("{:.10g}", value) : fmt::format("{:.{}f}", value, decimals);
 }
 
-bool Comparison::agree() const {
-  for (const auto& d : shared)
-    if (!d.agree) return false;
-  return true;
-}
-
-Comparison compare_results(const io::Results& a, const io::Results& b, double max_z) {
-  Comparison c;
-  c.max_z = max_z;
-  const auto find = [](const io::Results& r, const std::string& scenario, const std::string& name) -> const reduce::Estimate* {
-    for (const auto& s : r.scenarios)
-      if (s.name == scenario)
-        for (const auto& e : s.estimates)
-          if (e.name == name) return &e;
-    return nullptr;
-  };
-  for (const auto& s : a.scenarios)
-    for (const auto& e : s.estimates) {
-      const reduce::Estimate* other = find(b, s.name, e.name);
-      if (!other) {
-        c.only_a.push_back(s.name + "/" + e.name);
-        continue;
-      }
-      Difference d{s.name, e.name, e.value, other->value, std::hypot(e.std_error, other->std_error)};
-      d.z = d.b == d.a ? 0.0 : (d.b - d.a) / d.std_error;
-      d.agree = d.b == d.a || std::fabs(d.z) <= max_z;  // a NaN error never agrees but on equal values
-      c.shared.push_back(d);
-    }
-  for (const auto& s : b.scenarios)
-    for (const auto& e : s.estimates)
-      if (!find(a, s.name, e.name)) c.only_b.push_back(s.name + "/" + e.name);
-  return c;
-}
-
-std::string format_comparison(const Comparison& c, const std::string& a_name, const std::string& b_name) {
-  std::size_t w = 10;
-  for (const auto& d : c.shared) w = std::max(w, d.scenario.size() + 1 + d.estimate.size());
-  std::string out = fmt::format("A: {}\nB: {}\n  {:<{}} {:>16} {:>16} {:>12} {:>12} {:>8}\n", a_name, b_name, "estimate", w,
-                                "A", "B", "B - A", "std error", "z");
-  std::size_t differ = 0;
-  for (const auto& d : c.shared) {
-    differ += !d.agree;
-    out += fmt::format("  {:<{}} {:>16.10g} {:>16.10g} {:>12.4g} {:>12.4g} {:>+8.2f}{}\n", d.scenario + "/" + d.estimate, w, d.a,
-                       d.b, d.b - d.a, d.std_error, d.z, d.agree ? "" : "  DIFFERS");
-  }
-  for (const auto& name : c.only_a) out += fmt::format("  {:<{}} only in A\n", name, w);
-  for (const auto& name : c.only_b) out += fmt::format("  {:<{}} only in B\n", name, w);
-  out += differ == 0 ? fmt::format("agree: all {} shared estimates within {:g} combined standard errors\n", c.shared.size(), c.max_z)
-                     : fmt::format("DIFFER: {} of {} shared estimates by more than {:g} combined standard errors\n", differ,
-                                   c.shared.size(), c.max_z);
-  return out;
+std::string reference_verdict(double value, double std_error, double reference, double tolerance) {
+  const double miss = std::fabs(value - reference) - tolerance;
+  if (tolerance > 0 && miss <= 0) return "in band";
+  const double z = (tolerance > 0 ? std::copysign(miss, value - reference) : value - reference) / std_error;
+  if (!std::isfinite(z)) return value == reference ? "exact" : "";
+  return tolerance > 0 ? fmt::format("{:+.2f} past band", z) : fmt::format("{:+.2f}", z);
 }
 
 std::string format_estimates(const io::ScenarioResult& s) {
-  std::size_t w = 10;  // the name column fits the longest name
-  for (const auto& e : s.estimates) w = std::max(w, e.name.size());
-  std::string out = fmt::format("  {:<{}} {:>16} {:>12} {:>29} {:>12} {:>16} {:>7}\n", "estimate", w,
-                                "value", "std error", "95% interval", "samples", "reference", "z");
-  std::string notes;  // approximate references, with their stated tolerance
-  for (const auto& e : s.estimates) {
-    std::string ref = "", z = "";
-    for (const auto& r : s.references) {
-      if (r.name != e.name) continue;
-      ref = fmt::format("{:.10g}", r.value);
-      z = fmt::format("{:+.2f}", (e.value - r.value) / e.std_error);
-      if (r.tolerance > 0) {
-        z += "*";
-        notes += fmt::format("  * {}: the reference is approximate, to +-{:.2g} (z counts the std error only)\n",
-                             e.name, r.tolerance);
-      }
+  std::vector<std::vector<std::string>> rows{{"estimate", "value", "std error", "95% interval", "samples", "unit", "reference", "z"}};
+  for (std::size_t i = 0; i < s.estimates.size(); ++i) {
+    const reduce::Estimate& e = s.estimates[i];
+    const EstimateInfo info = i < s.info.size() ? s.info[i] : EstimateInfo{"", ""};
+    const Rounded r = rounded(e.value, e.std_error);
+    const int d = r.decimals < 0 ? -1 : r.decimals + 1;  // the interval one digit finer
+    std::string ref, verdict;
+    if (const Reference* x = reference_of(s, e.name)) {
+      ref = x->tolerance > 0 ? fmt::format("{} +- {:.2g}", with_decimals(x->value, d), x->tolerance)
+                             : with_decimals(x->value, r.decimals < 0 ? -1 : r.decimals + 2);
+      verdict = reference_verdict(e.value, e.std_error, x->value, x->tolerance);
     }
-    out += fmt::format("  {:<{}} {:>16.10g} {:>12.4g} [{:>13.8g}, {:>13.8g}] {:>12} {:>16} {:>7}\n",
-                       e.name, w, e.value, e.std_error, e.ci_low, e.ci_high, e.samples, ref, z);
+    rows.push_back({e.name, r.value, r.std_error,
+                    std::isnan(e.std_error) ? "" : fmt::format("[{}, {}]", with_decimals(e.ci_low, d), with_decimals(e.ci_high, d)),
+                    samples_text(e.samples, info.samples_of), info.unit, ref, verdict});
   }
-  out += notes;
-  if (!s.differences.empty()) {
-    out += fmt::format("  {:<{}} {:>16} {:>12} {:>29} {:>12} {:>16} {:>7}\n", "minus base", w, "difference", "paired err",
-                       "95% interval (paired)", "unpaired err", "reference", "z");
-    for (const auto& d : s.differences) {
-      const reduce::Estimate& e = d.estimate;
-      const bool paired = !std::isnan(e.std_error);
-      const bool ref = !std::isnan(d.reference);
-      out += fmt::format("  {:<{}} {:>+16.10g} {:>12} {:>29} {:>12.4g} {:>16} {:>7}\n", e.name, w, e.value,
-                         paired ? fmt::format("{:.4g}", e.std_error) : "n/a",
-                         paired ? fmt::format("[{:>13.8g}, {:>13.8g}]", e.ci_low, e.ci_high) : "", d.unpaired_std_error,
-                         ref ? fmt::format("{:+.10g}", d.reference) : "",
-                         ref && paired ? fmt::format("{:+.2f}", (e.value - d.reference) / e.std_error) : "");
+  std::string out = aligned(rows, "  ");
+  if (s.differences.empty()) return out;
+  rows = {{"minus base", "difference", "paired err", "95% interval (paired)", "unpaired err", "reference", "z"}};
+  for (const auto& x : s.differences) {
+    const reduce::Estimate& e = x.estimate;
+    const bool paired = !std::isnan(e.std_error);
+    const Rounded r = rounded(e.value, paired ? e.std_error : x.unpaired_std_error);
+    const int d = r.decimals < 0 ? -1 : r.decimals + 1;
+    const bool ref = !std::isnan(x.reference);
+    rows.push_back({e.name, (e.value >= 0 ? "+" : "") + r.value, paired ? r.std_error : "n/a",
+                    paired ? fmt::format("[{}, {}]", with_decimals(e.ci_low, d), with_decimals(e.ci_high, d)) : "",
+                    rounded(x.unpaired_std_error, x.unpaired_std_error).value,
+                    ref ? with_decimals(x.reference, r.decimals < 0 ? -1 : r.decimals + 2) : "",
+                    ref && paired ? reference_verdict(e.value, e.std_error, x.reference, 0) : ""});
+  }
+  return out + aligned(rows, "  ");
+}
+
+std::string format_diagnostics(const io::ScenarioResult& s) {
+  if (s.diagnostics.empty()) return "";
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& [name, value] : s.diagnostics) rows.push_back({name, fmt::format("{:.6g}", value)});
+  return "  diagnostics\n" + aligned(rows, "    ");
+}
+
+std::string format_table(const io::Table& t, std::size_t max_rows) {
+  const std::size_t cols = t.columns.size(), n = cols ? t.data.size() / cols : 0;
+  const bool named = !t.row_names.empty();
+  std::vector<std::vector<std::string>> rows(1);
+  if (named) rows[0].push_back("name");
+  rows[0].insert(rows[0].end(), t.columns.begin(), t.columns.end());
+  // Units under the table, each once with the columns it is the unit of.
+  std::vector<std::pair<std::string, std::string>> units;  // unit -> columns
+  for (std::size_t c = 0; c < t.units.size() && c < cols; ++c) {
+    if (t.units[c].empty()) continue;
+    auto u = std::find_if(units.begin(), units.end(), [&](const auto& x) { return x.first == t.units[c]; });
+    if (u == units.end()) units.emplace_back(t.units[c], t.columns[c]);
+    else u->second += ", " + t.columns[c];
+  }
+  const bool cut = max_rows > 0 && n > max_rows;
+  const std::size_t head = cut ? max_rows * 2 / 3 : n, tail = cut ? max_rows - head : 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (cut && i == head) {
+      rows.push_back({fmt::format("... {} rows more", n - head - tail)});
+      i = n - tail;
+    }
+    rows.emplace_back();
+    if (named) rows.back().push_back(t.row_names[i]);
+    for (std::size_t c = 0; c < cols; ++c) {
+      const double x = t.data[i * cols + c];
+      rows.back().push_back(std::isnan(x) ? "-" : fmt::format("{:.6g}", x));
     }
   }
-  for (const auto& [name, value] : s.diagnostics) out += fmt::format("  {:<{}} {:.4g}\n", name, w + 17, value);
+  std::string legend;
+  for (const auto& [unit, columns] : units) legend += fmt::format("{}{}: {}", legend.empty() ? "    units: " : "; ", columns, unit);
+  return aligned(rows, "    ") + (legend.empty() ? "" : legend + "\n");
+}
+
+std::string format_results(const io::Results& r, bool tables) {
+  std::string out = fmt::format("  backend  {} [{}], {}, {} {}, chunks of {}, seed {}\n", r.backend, fmt::join(r.devices, "; "),
+                                r.precision, samples_text(r.paths, ""), work_noun(r), r.chunk_paths, r.seed);
+  for (const auto& s : r.scenarios) {
+    if (r.scenarios.size() > 1) {
+      std::string set;
+      for (const auto& [k, v] : s.overrides) set += fmt::format("{}{}={}", set.empty() ? "" : ", ", k, v);
+      out += fmt::format("scenario {}{}\n", s.name, set.empty() ? "" : " (" + set + ")");
+    }
+    out += format_estimates(s) + format_diagnostics(s);
+    if (!tables) continue;
+    for (const auto& t : s.tables) {
+      const std::size_t n = t.columns.empty() ? 0 : t.data.size() / t.columns.size();
+      out += fmt::format("  table {} ({} row{})\n", t.name, n, n == 1 ? "" : "s") + format_table(t, 24);
+    }
+  }
+  if (r.target_rel_error > 0 || r.target_abs_error > 0)
+    out += fmt::format("  target   {} after {} of at most {} {}\n", r.target_met ? "met" : "NOT met", samples_text(r.paths, ""),
+                       samples_text(r.paths_cap, ""), work_noun(r));
+  out += fmt::format("  time     {:.3f} s wall, {:.3g} {}/s, {} rank{}\n", r.wall_s, r.paths_per_s, work_noun(r), r.ranks,
+                     r.ranks == 1 ? "" : "s");
   return out;
 }
 

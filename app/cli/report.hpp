@@ -1,39 +1,39 @@
-// Results for scripts and results side by side: `mcsim show --csv | --json` and
-// `mcsim diff`.
+// Results as people read them in a terminal (mcsim run, mcsim show): values
+// rounded to the digits their error supports, what samples count, units, the
+// reference or its band, differences from the base scenario, diagnostics and the
+// model's tables.
 #pragma once
+#include <cstddef>
 #include <string>
-#include <vector>
 
 #include "io/results.hpp"
 
 namespace mcsim {
 
-// Estimates, references and z-scores as an aligned table (mcsim run and show).
+// A value and its standard error rounded to the error's two leading digits
+// ("10.49", "0.10"); with no finite, positive error the value keeps 10 digits.
+struct Rounded {
+  std::string value, std_error;
+  int decimals = -1;  // digits after the point the error supports (-1: none)
+};
+Rounded rounded(double value, double std_error);
+// A number written with `decimals` digits after the point (or 10 significant
+// digits when decimals < 0), as `rounded` writes values.
+std::string with_decimals(double value, int decimals);
+
+// A reference against an estimate: z for an exact one; for an approximate one
+// (a stated tolerance) "in band", or how many standard errors past the band.
+std::string reference_verdict(double value, double std_error, double reference, double tolerance);
+
+// The estimates of a scenario, then its differences from the base scenario.
 std::string format_estimates(const io::ScenarioResult& s);
+std::string format_diagnostics(const io::ScenarioResult& s);
+// A table with aligned columns and its units under their names; past max_rows
+// its first and last rows only (0: every row).
+std::string format_table(const io::Table& t, std::size_t max_rows);
 
-// One row per scenario and estimate, after a header:
-// scenario,estimate,value,std_error,ci_low,ci_high,samples,reference,z
-// (reference and z empty where there is no closed form).
-std::string results_csv(const io::Results& r);
-// The provenance, then per scenario its overrides, estimates (with reference and z
-// where there is one) and diagnostics. Numbers keep every digit; NaN is null.
-std::string results_json(const io::Results& r);
-
-// An estimate both files hold: b - a against their combined standard error.
-struct Difference {
-  std::string scenario, estimate;
-  double a = 0, b = 0, std_error = 0, z = 0;
-  bool agree = false;  // |z| <= max_z, or the same value
-};
-struct Comparison {
-  std::vector<Difference> shared;
-  std::vector<std::string> only_a, only_b;  // "scenario/estimate"
-  double max_z = 4;
-  bool agree() const;
-};
-// Two runs taken as independent: their estimates agree when they differ by at
-// most max_z combined standard errors.
-Comparison compare_results(const io::Results& a, const io::Results& b, double max_z = 4);
-std::string format_comparison(const Comparison& c, const std::string& a_name, const std::string& b_name);
+// The provenance line, then each scenario's estimates and diagnostics; with
+// `tables`, each scenario's tables too (mcsim show).
+std::string format_results(const io::Results& r, bool tables);
 
 }  // namespace mcsim

@@ -225,6 +225,7 @@ io::Results run_job(const io::Job& config, const RunOptions& options, const Devi
       if (stage == "simulate") simulate_s += s;
     }
     work += run.work;
+    for (const auto& e : run.scenario.estimates) run.scenario.info.push_back(job.model->describe_estimate(e.name));
     r.scenarios.push_back(std::move(run.scenario));
   }
   // Rank 0 takes every device's time.

@@ -472,6 +472,18 @@ PathKernel OptionModel::kernel(const KernelSetup& setup) const {
   return f ? PathKernel(make_path<float, false, false>(spec_)) : PathKernel(make_path<double, false, false>(spec_));
 }
 
+// Greeks per unit of what they move: spot, volatility (1.00 = 100%), the rate
+// (1.00 = 100%), and theta per year of time passing; a basket's per asset.
+EstimateInfo OptionModel::describe_estimate(const std::string& name) const {
+  const auto is = [&name](const char* greek) { return name.rfind(greek, 0) == 0; };
+  if (is("delta")) return {"paths", "per unit of spot"};
+  if (is("gamma")) return {"paths", "per unit of spot squared"};
+  if (is("vega")) return {"paths", "per unit of volatility"};
+  if (is("rho")) return {"paths", "per unit of rate"};
+  if (is("theta")) return {"paths", "per year"};
+  return {"paths", ""};
+}
+
 std::string OptionModel::describe() const {
   const OptionSpec& p = spec_;
   std::ostringstream s;

@@ -92,6 +92,7 @@ class OptionModel : public Model {
   PathKernel kernel(const KernelSetup& setup) const override;
   bool chunk_replicates() const override { return spec_.sobol; }
   std::string describe() const override;
+  EstimateInfo describe_estimate(const std::string& name) const override;
   std::uint64_t steps_per_path() const override {
     if (spec_.multi_asset()) return spec_.assets.size();  // one normal per asset
     const bool stepped = spec_.stepped() || spec_.early_exercise();

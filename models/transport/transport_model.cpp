@@ -88,6 +88,15 @@ double TransportModel::flux_reference(double lo, double hi, int group) const {
   return uncollided_beam_flux(spec_.geometry.surfaces, totals, src.position, src.direction, lo, hi);
 }
 
+// k_eff's error is from its generations' spread; k's estimators and the tallies
+// count histories, and the tallies are per source particle.
+EstimateInfo TransportModel::describe_estimate(const std::string& name) const {
+  if (name == "k_eff") return {"generations", ""};
+  if (name.rfind("k_", 0) == 0) return {"histories", ""};
+  if (name == "flux" || name == "flux_collision") return {"histories", "cm per source particle"};
+  return {"histories", "per source particle"};
+}
+
 std::string TransportModel::describe() const {
   const Geometry& g = spec_.geometry;
   const char* shape = g.shape == Shape::Slab ? "slab" : g.shape == Shape::Sphere ? "sphere" : "infinite medium";

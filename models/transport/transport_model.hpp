@@ -31,6 +31,7 @@ class TransportModel : public Model {
   // particle, where the job has one (a beam through pure absorbers); else NaN.
   double flux_reference(double lo, double hi, int group) const;
   std::string describe() const override;
+  EstimateInfo describe_estimate(const std::string& name) const override;
   // About this many collisions a history: sizes the default chunks, so a job has
   // enough of them for batch statistics.
   std::uint64_t steps_per_path() const override { return 16; }

@@ -52,6 +52,9 @@ std::vector<Reference> VarModel::references() const {
   return out;
 }
 
+// VaR, ES, the P&L and contributions are in the book's money, from scenarios.
+EstimateInfo VarModel::describe_estimate(const std::string&) const { return {"scenarios", ""}; }
+
 std::string VarModel::describe() const {
   std::size_t options = 0;
   for (const Position& p : spec_.portfolio)

@@ -28,6 +28,7 @@ class VarModel : public Model {
   // portfolio's value is monotone in it.
   std::vector<Reference> references() const override;
   std::string describe() const override;
+  EstimateInfo describe_estimate(const std::string& name) const override;
   // The delta-normal and delta-gamma-normal VaR and ES, for comparison; under
   // Student-t shocks also `es_unbounded_positions`, the positions whose loss grows
   // without bound with the spot (short stock, forwards and calls): the spot then

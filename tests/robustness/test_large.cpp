@@ -31,7 +31,7 @@ TEST_CASE("a 5000-option book and 340 long-named scenarios run and save", "[robu
     const auto shown = cli("show " + d / "many.h5" + " --csv");
     REQUIRE(shown.status == 0);
     CHECK(std::count(shown.output.begin(), shown.output.end(), '\n') == 1 + 341);  // header, base and 340
-    CHECK(has(shown, "s1339" + std::string(195, 'x') + ",price,"));
+    CHECK(has(shown, "s1339" + std::string(195, 'x') + ",113.900000,price,"));  // its strike, as a column
     CHECK(d.files() == std::set<std::string>{"many.h5", "many.yaml"});  // no checkpoint left behind
   }
 }

@@ -492,6 +492,7 @@ ScenarioRun RiskStages::results(const std::vector<std::string>&, const DeviceLis
   };
   io::ScenarioResult& scenario = r.scenario;
   std::vector<double> quantile_rows, contribution_rows;
+  std::vector<std::string> contribution_names;  // the position of each contribution row
   std::vector<reduce::Estimate> contributions;
   for (std::size_t l = 0; l < levels; ++l) {
     const var::LevelFigures& f = figures[l];
@@ -508,6 +509,7 @@ ScenarioRun RiskStages::results(const std::vector<std::string>&, const DeviceLis
       var_parts[i] = var::var_share(f, p, fixed, "var_" + name + "." + spec.portfolio[i].name);
       es_parts[i] = var::es_share(f, n, p, fixed, "es_" + name + "." + spec.portfolio[i].name);
     }
+    for (std::size_t i = 0; i < positions; ++i) contribution_names.push_back(spec.portfolio[i].name);
     for (std::size_t i = 0; i < positions; ++i)
       contribution_rows.insert(contribution_rows.end(), {a, static_cast<double>(i), var_parts[i].value, var_parts[i].std_error,
                                                          es_parts[i].value, es_parts[i].std_error});
@@ -532,9 +534,10 @@ ScenarioRun RiskStages::results(const std::vector<std::string>&, const DeviceLis
   for (int b = 0; b < first_bins.size(); ++b)
     histogram_rows.insert(histogram_rows.end(), {first_bins.low(b), first_bins.high(b),
                                                  static_cast<double>(first_pass.counts[static_cast<std::size_t>(b)])});
-  scenario.tables.push_back({"loss_histogram", {"low", "high", "count"}, histogram_rows});
+  scenario.tables.push_back({"loss_histogram", {"low", "high", "count"}, histogram_rows, {"", "", "scenarios"}});
   scenario.tables.push_back({"quantiles", {"level", "var", "var_ci_low", "var_ci_high", "es", "es_std_error"}, quantile_rows});
-  scenario.tables.push_back({"contributions", {"level", "position", "var", "var_std_error", "es", "es_std_error"}, contribution_rows});
+  scenario.tables.push_back({"contributions", {"level", "position", "var", "var_std_error", "es", "es_std_error"}, contribution_rows,
+                             {}, contribution_names});
   // Each level's scenarios ranked above the VaR, by index: what pairs the VaR and
   // ES of two scenarios.
   if (options.keep_tails)

@@ -429,7 +429,7 @@ class EigenvalueStages : public TransportStages {
     for (std::size_t g = spec_.inactive; g < generations_; ++g) h_mean += generation_rows_[g * kRow + 4] / static_cast<double>(active);
     scenario.diagnostics.emplace_back("entropy_active_mean", h_mean);
     scenario.tables.push_back({"k_generation", {"generation", "k_collision", "k_absorption", "k_track", "entropy", "bank_sites", "active"},
-                               generation_rows_});
+                               generation_rows_, {"", "", "", "", "bits", "sites", ""}});
     for (std::size_t r = 0; r < active; ++r)
       for (int s = 0; s < transport::slot::Scalars; ++s)
         scenario.chunk_tallies.push_back(static_cast<double>(active_rows_[r * slots_ + static_cast<std::size_t>(s)]) * transport::kTallyUnit);

@@ -35,7 +35,12 @@ void tally_estimates(const transport::TransportModel& model, const transport::Tr
       rows.insert(rows.end(), {lo, hi, static_cast<double>(g), tr.value, tr.std_error, co.value, co.std_error,
                                model.flux_reference(lo, hi, g)});
     }
-  out->tables.push_back({"flux", {"low", "high", "group", "track", "track_std_error", "collision", "collision_std_error", "reference"}, rows});
+  // Bins in depth (slab) or radius (sphere); the flux per unit volume.
+  const bool infinite = spec.geometry.shape == transport::Shape::Infinite;
+  const std::string edge = infinite ? "" : v.sphere ? "cm (radius)" : "cm (depth)";
+  const std::string flux = infinite ? "cm per source particle" : "per cm^2 per source particle";
+  out->tables.push_back({"flux", {"low", "high", "group", "track", "track_std_error", "collision", "collision_std_error", "reference"}, rows,
+                         {edge, edge, "", flux, flux, flux, flux, flux}});
 }
 
 // The minimum-variance combination of k's estimators (weights C^-1 1 / 1' C^-1 1,
