@@ -170,7 +170,7 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "mcsim's C++ core: run a job, read a results file";
   static py::exception<io::ConfigError> config_error(m, "ConfigError", PyExc_ValueError);
   static py::exception<std::runtime_error> run_error(m, "RunError", PyExc_RuntimeError);
-  static py::exception<Stopped> stopped(m, "Stopped", run_error.ptr());
+  static py::exception<Stopped> stopped(m, "Stopped", PyExc_KeyboardInterrupt);  // Ctrl-C, as Python has it
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

@@ -18,6 +18,17 @@ if /usr/bin/python3 -c "import h5py, matplotlib" 2> /dev/null; then  # scripts/i
   bin/mcsim-plot out/q.h5 -o out/plots > /dev/null || { echo "installed mcsim-plot failed"; exit 1; }
   [ -s out/plots/base.convergence.png ] || { echo "installed mcsim-plot wrote no convergence plot"; exit 1; }
 fi
+# The Python package, where the build has it: the installed copy reads the file.
+if [ -d "$build/python/mcsim" ]; then
+  site=$(cd "$prefix" && ls -d lib/python3*/site-packages)
+  [ -f "$site/mcsim/__init__.py" ] && ls "$site"/mcsim/_core*.so > /dev/null || { echo "not installed: the mcsim Python package"; exit 1; }
+  PYTHONPATH="$prefix/$site" /usr/bin/python3 -c "
+import mcsim, sys
+assert mcsim.__file__.startswith('$prefix'), mcsim.__file__
+r = mcsim.open('out/q.h5')
+assert r.estimate('price')['samples'] == 100000
+" || { echo "installed mcsim Python package failed"; exit 1; }
+fi
 # With no folder given, the installed cases are found: keep one file of them, so
 # the run is quick and its count tells them from the source tree's.
 find share/mcsim/validation -name '*.yaml' ! -name european.yaml -delete

@@ -7,7 +7,8 @@
 
 Config errors raise mcsim.ConfigError, whose text has every FILE:LINE:COLUMN;
 faults during a run raise mcsim.RunError; Ctrl-C stops a run (a checkpoint is
-written when it has an output) and raises KeyboardInterrupt. docs/python.md says more.
+written when it has an output) and raises mcsim.Stopped, a KeyboardInterrupt.
+docs/python.md says more.
 """
 import json
 import os
@@ -16,11 +17,12 @@ import sys
 from . import _core
 from .results import Results
 
-__all__ = ["run", "open", "Results", "ConfigError", "RunError", "__version__"]
+__all__ = ["run", "open", "Results", "ConfigError", "RunError", "Stopped", "__version__"]
 __version__ = _core.version
 
 ConfigError = _core.ConfigError
 RunError = _core.RunError
+Stopped = _core.Stopped
 
 
 def _yaml_value(v):

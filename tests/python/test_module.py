@@ -197,3 +197,17 @@ def test_chunks_hold_every_path(files):
     assert ch["price.count"].sum() == r.provenance["paths"]
     mean = ch["price.sum"].sum() / ch["price.count"].sum()
     assert mean == pytest.approx(r.estimate("price")["value"], rel=1e-12)
+
+
+def test_ctrl_c_stops_a_run_and_leaves_its_checkpoint(tmp_path):
+    import signal
+    import threading
+    out = tmp_path / "long.h5"
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(mcsim.Stopped) as e:
+        mcsim.run(os.path.join(CONFIGS, "quickstart.yaml"), output=out, paths=1e10, backend="cpu")
+    timer.cancel()
+    assert isinstance(e.value, KeyboardInterrupt)
+    assert not out.exists() and (tmp_path / "long.ckpt.h5").exists()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Python's own handler is back
