@@ -228,3 +228,22 @@ TEST_CASE("mcsim validate takes one case file and keeps long names aligned", "[c
   CHECK(mcsim("validate " + (dir / "missing.yaml").string()).status == 1);
   fs::remove_all(dir);
 }
+
+TEST_CASE("a batch log gets the job's header first and progress lines when stderr is not a terminal", "[cli]") {
+  const fs::path dir = scratch();
+  const std::string config = std::string(MCSIM_SOURCE_DIR) + "/configs/quickstart.yaml";
+  const std::string out = (dir / "q.h5").string();
+  // stderr is a pipe here, as in a batch job's log: lines, not a bar.
+  auto r = mcsim("run " + config + " --backend cpu -o " + out + " --set run.paths=2e8 --progress-every 0.2");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const auto header = r.output.find("  job      run.paths 200,000,000, seed 42, double, backend cpu, 1 rank\n  output   " + out);
+  CHECK(header != std::string::npos);
+  CHECK(header < r.output.find("  price "));
+  CHECK(std::regex_search(r.output, std::regex("\nprogress [0-9.]+%: [0-9.e+]+ of 2e\\+08 paths, [0-9.e+]+ paths/s, [0-9]+ s elapsed, [0-9]+ s left\n")));
+  CHECK(r.output.find('\r') == std::string::npos);  // no bar redrawn in place
+  r = mcsim("run " + config + " --backend cpu -q --force -o " + out + " --set run.paths=2e8 --progress-every 0.2");
+  CHECK(r.status == 0);
+  CHECK(r.output.find("progress ") == std::string::npos);  // -q: none
+  fs::remove_all(dir);
+}

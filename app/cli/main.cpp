@@ -61,10 +61,6 @@ std::string resume_command(int argc, char** argv) {
   return resumed ? s : s + " --resume";
 }
 
-void print_results(const io::Results& r, const std::string& title, bool tables) {
-  fmt::print("{}\n{}", title, format_results(r, tables));
-}
-
 // Stage seconds and each device's share, for --verbose.
 void print_timing(const io::Results& r) {
   std::string stages;
@@ -86,7 +82,7 @@ std::string estimates_json(const io::Results& r) {
 
 int cmd_run(const std::string& config, const std::string& output, const std::string& backend,
             const std::vector<std::string>& sets, bool force, bool resume, bool quiet, bool verbose,
-            const std::string& log, double log_every, const std::string& cmdline) {
+            const std::string& log, double log_every, double progress_every, const std::string& cmdline) {
   if (!log.empty() && mpi::master()) event_log::open(log, log_every);
   io::Job job = io::load_job_file(config, sets);
   const std::string path = output.empty() ? job.run.output : output;
@@ -95,14 +91,23 @@ int cmd_run(const std::string& config, const std::string& output, const std::str
   event_log::write("start", {{"job", json_string(job.run.name)}, {"config", json_string(config)},
                              {"output", json_string(path)}, {"paths", std::to_string(job.run.paths)},
                              {"ranks", std::to_string(mpi::size())}, {"command_line", json_string(cmdline)}});
+  // The job's header first, so a batch log says what is running before it ends.
+  if (mpi::master()) {
+    fmt::print("mcsim {}: {} ({})\n  model    {}\n  job      run.paths {}, seed {}, {}, backend {}, {} rank{}{}\n  output   {}\n",
+               kVersion, job.run.name, config, job.model->describe(), grouped(job.run.paths), job.run.seed,
+               job.run.precision == Precision::Float ? "float" : "double", backend.empty() ? io::to_string(job.run.backend) : backend,
+               mpi::size(), mpi::size() == 1 ? "" : "s", job.scenarios.size() < 2 ? "" : fmt::format(", {} scenarios", job.scenarios.size()),
+               path);
+    std::fflush(stdout);
+  }
   RunOptions opt{parse_backend(backend), !quiet, cmdline, path, resume, force};
+  opt.progress_lines_s = progress_every;
   const io::Results r = run_job(job, opt);
   if (!mpi::master()) return 0;
   const auto t0 = std::chrono::steady_clock::now();
   write_job_results(path, job, r, force);
   const double write_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  print_results(r, fmt::format("mcsim {}: {} ({})\n  model    {}", kVersion, job.run.name, config,
-                               job.model->describe()), false);
+  fmt::print("{}", format_results(r, false));
   if (verbose) print_timing(r);
   fmt::print("  wrote    {} ({:.3f} s)\n", path, write_s);
   event_log::write("done", {{"output", json_string(path)}, {"paths", std::to_string(r.paths)},
@@ -121,8 +126,8 @@ int cmd_show(const std::string& file, bool csv, bool json, const std::string& ta
     return 0;
   }
   if (csv || json) return fmt::print("{}", csv ? results_csv(r) : results_json(r)), 0;
-  print_results(r, fmt::format("{}: mcsim {} ({}), created {}\n  command  {}", file, r.mcsim_version,
-                               r.git_sha, r.created, r.command_line), true);
+  fmt::print("{}: mcsim {} ({}), created {}\n  command  {}\n{}", file, r.mcsim_version, r.git_sha, r.created,
+             r.command_line, format_results(r, true));
   return 0;
 }
 
@@ -178,7 +183,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> sets;
   bool force = false, quiet = false, verbose = false, resume = false, csv = false, json = false;
   std::string log;
-  double max_z = 4, log_every = 10;
+  double max_z = 4, log_every = 10, progress_every = 30;
 
   auto* run = app.add_subcommand("run", "run a job file and write its results (HDF5)");
   run->add_option("config", config, "job file (YAML)")->required()->check(CLI::ExistingFile);
@@ -190,6 +195,10 @@ int main(int argc, char** argv) {
   run->add_flag("-q,--quiet", quiet, "no progress bar");
   run->add_flag("-v,--verbose", verbose, "also the time of each stage and each device's share");
   run->add_option("--log", log, "the run's events as JSON lines (start, progress, done, stopped, error) for batch systems");
+  run->add_option("--progress-every", progress_every,
+                  "seconds between progress lines when stderr is not a terminal (a batch log); 0: none")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   run->add_option("--log-every", log_every, "seconds between the log's progress lines")->capture_default_str()->check(CLI::PositiveNumber);
 
   auto* show = app.add_subcommand("show", "print a results file");
@@ -229,7 +238,9 @@ int main(int argc, char** argv) {
   const auto rank_prefix = [] { return mpi::size() > 1 ? fmt::format("rank {}: ", mpi::rank()) : std::string(); };
   int status = 0;
   try {
-    if (*run) status = cmd_run(config, output, backend, sets, force, resume, quiet, verbose, log, log_every, join_args(argc, argv));
+    if (*run)
+      status = cmd_run(config, output, backend, sets, force, resume, quiet, verbose, log, log_every, progress_every,
+                       join_args(argc, argv));
     else if (*show) status = cmd_show(file, csv, json, table);
     else if (*diff) status = cmd_diff(file, other, max_z);
     else if (*validate) status = cmd_validate(dir, backend, sets);

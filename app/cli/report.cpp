@@ -16,14 +16,7 @@ const Reference* reference_of(const io::ScenarioResult& s, const std::string& na
   return nullptr;
 }
 
-std::string samples_text(std::uint64_t n, const std::string& of) {
-  std::string digits = std::to_string(n), grouped;  // 1,000,000: a count at a glance
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) grouped += ',';
-    grouped += digits[i];
-  }
-  return of.empty() ? grouped : grouped + " " + of;
-}
+std::string samples_text(std::uint64_t n, const std::string& of) { return of.empty() ? grouped(n) : grouped(n) + " " + of; }
 
 // Rows of cells, left-aligned first column, the rest right-aligned, each column
 // as wide as its widest cell.
@@ -45,6 +38,18 @@ std::string aligned(const std::vector<std::vector<std::string>>& rows, const std
   return out;
 }
 
+// Without the columns no row has a cell in (units, references of a model without them).
+std::vector<std::vector<std::string>> without_empty_columns(std::vector<std::vector<std::string>> rows) {
+  for (std::size_t c = rows.empty() ? 0 : rows[0].size(); c-- > 1;) {
+    bool empty = true;
+    for (std::size_t r = 1; r < rows.size(); ++r) empty = empty && (c >= rows[r].size() || rows[r][c].empty());
+    if (empty)
+      for (auto& row : rows)
+        if (c < row.size()) row.erase(row.begin() + static_cast<std::ptrdiff_t>(c));
+  }
+  return rows;
+}
+
 // The noun for what a run's `paths` counts: paths, histories, scenarios.
 std::string work_noun(const io::Results& r) {
   for (const auto& s : r.scenarios)
@@ -54,6 +59,16 @@ std::string work_noun(const io::Results& r) {
 }
 
 }  // namespace
+
+std::string grouped(std::uint64_t n) {
+  const std::string digits = std::to_string(n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
 
 Rounded rounded(double value, double std_error) {
   if (!(std_error > 0) || !std::isfinite(std_error) || !std::isfinite(value))
@@ -86,7 +101,7 @@ std::string format_estimates(const io::ScenarioResult& s) {
     const reduce::Estimate& e = s.estimates[i];
     const EstimateInfo info = i < s.info.size() ? s.info[i] : EstimateInfo{"", ""};
     const Rounded r = rounded(e.value, e.std_error);
-    const int d = r.decimals < 0 ? -1 : r.decimals + 1;  // the interval one digit finer
+    const int d = r.decimals <= 0 ? r.decimals : r.decimals + 1;  // the interval one digit finer
     std::string ref, verdict;
     if (const Reference* x = reference_of(s, e.name)) {
       ref = x->tolerance > 0 ? fmt::format("{} +- {:.2g}", with_decimals(x->value, d), x->tolerance)
@@ -97,14 +112,14 @@ std::string format_estimates(const io::ScenarioResult& s) {
                     std::isnan(e.std_error) ? "" : fmt::format("[{}, {}]", with_decimals(e.ci_low, d), with_decimals(e.ci_high, d)),
                     samples_text(e.samples, info.samples_of), info.unit, ref, verdict});
   }
-  std::string out = aligned(rows, "  ");
+  std::string out = aligned(without_empty_columns(rows), "  ");
   if (s.differences.empty()) return out;
   rows = {{"minus base", "difference", "paired err", "95% interval (paired)", "unpaired err", "reference", "z"}};
   for (const auto& x : s.differences) {
     const reduce::Estimate& e = x.estimate;
     const bool paired = !std::isnan(e.std_error);
     const Rounded r = rounded(e.value, paired ? e.std_error : x.unpaired_std_error);
-    const int d = r.decimals < 0 ? -1 : r.decimals + 1;
+    const int d = r.decimals <= 0 ? r.decimals : r.decimals + 1;
     const bool ref = !std::isnan(x.reference);
     rows.push_back({e.name, (e.value >= 0 ? "+" : "") + r.value, paired ? r.std_error : "n/a",
                     paired ? fmt::format("[{}, {}]", with_decimals(e.ci_low, d), with_decimals(e.ci_high, d)) : "",
@@ -112,7 +127,7 @@ std::string format_estimates(const io::ScenarioResult& s) {
                     ref ? with_decimals(x.reference, r.decimals < 0 ? -1 : r.decimals + 2) : "",
                     ref && paired ? reference_verdict(e.value, e.std_error, x.reference, 0) : ""});
   }
-  return out + aligned(rows, "  ");
+  return out + aligned(without_empty_columns(rows), "  ");
 }
 
 std::string format_diagnostics(const io::ScenarioResult& s) {

@@ -17,6 +17,8 @@ struct Rounded {
   int decimals = -1;  // digits after the point the error supports (-1: none)
 };
 Rounded rounded(double value, double std_error);
+// 1,000,000: a count at a glance.
+std::string grouped(std::uint64_t n);
 // A number written with `decimals` digits after the point (or 10 significant
 // digits when decimals < 0), as `rounded` writes values.
 std::string with_decimals(double value, int decimals);

@@ -64,7 +64,7 @@ ScenarioRun run_stages(StagedJob& family, const io::Job& job, const RunOptions& 
   const auto t_stages = Clock::now();
   {
     const std::uint64_t total = family.progress_total();
-    Progress progress(total, total > 0 && options.progress && mpi::master());
+    Progress progress(total, total > 0 && options.progress && mpi::master(), options.progress_lines_s);
     progress.add(family.progress_done());
     StageContext context{progress, checkpoints};
     while (family.next_stage()) {

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -10,11 +11,12 @@
 
 namespace mcsim {
 
-Progress::Progress(std::uint64_t total_paths, bool enabled)
-    : total_(total_paths), start_(std::chrono::steady_clock::now()),
+Progress::Progress(std::uint64_t total_paths, bool enabled, double lines_every_s)
+    : total_(total_paths), start_(std::chrono::steady_clock::now()), lines_every_s_(lines_every_s),
       enabled_(enabled && isatty(STDERR_FILENO)),
+      lines_(enabled && !enabled_ && lines_every_s > 0),
       logging_(event_log::enabled()) {
-  if (enabled_ || logging_) thread_ = std::thread([this] { loop(); });
+  if (enabled_ || lines_ || logging_) thread_ = std::thread([this] { loop(); });
 }
 
 Progress::~Progress() { finish(); }
@@ -34,11 +36,14 @@ void Progress::loop() {
   constexpr auto kQuiet = std::chrono::seconds(2);  // short runs draw nothing
   const auto every = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
       std::chrono::duration<double>(event_log::progress_every_s()));
-  auto next_log = start_ + every;
+  const auto lines_every = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(lines_every_s_));
+  auto next_log = start_ + every, next_line = start_ + lines_every;
   std::unique_lock<std::mutex> lock(mutex_);
   while (!wake_.wait_for(lock, std::chrono::milliseconds(250), [this] { return stop_; })) {
     const auto now = std::chrono::steady_clock::now();
     if (enabled_ && now - start_ >= kQuiet) draw(false), drawn_ = true;
+    if (lines_ && now >= next_line) line(), next_line += lines_every;
     if (logging_ && now >= next_log) log(), next_log += every;
   }
 }
@@ -48,6 +53,18 @@ void Progress::log() {
   const std::uint64_t done = done_.load(std::memory_order_relaxed);
   event_log::write("progress", {{"done", std::to_string(done)}, {"total", std::to_string(total_)},
                                 {"elapsed_s", json_number(elapsed)}});
+}
+
+// One whole line, for a log file: "progress 42.0%: 4.2e+06 of 1e+07 paths, 1.3e+06 paths/s, 4 s left".
+void Progress::line() {
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const std::uint64_t done = done_.load(std::memory_order_relaxed);
+  const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0.0;
+  const double left = rate > 0 ? static_cast<double>(total_ - std::min(done, total_)) / rate : 0.0;
+  std::fprintf(stderr, "progress %.1f%%: %.3g of %.3g paths, %.3g paths/s, %.0f s elapsed, %.0f s left\n",
+               total_ ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0, static_cast<double>(done),
+               static_cast<double>(total_), rate, elapsed, left);
+  std::fflush(stderr);
 }
 
 void Progress::draw(bool final) {

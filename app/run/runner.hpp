@@ -31,6 +31,9 @@ struct RunOptions {
   bool checkpoint_at_end = false;
   // Keep each risk level's tail scenarios (for paired VaR and ES differences).
   bool keep_tails = false;
+  // When stderr is not a terminal (a batch job's log), a progress line every this
+  // many seconds instead of the bar (0: none).
+  double progress_lines_s = 0;
 };
 
 // A run stopped by SIGTERM/SIGINT after writing its checkpoint.
