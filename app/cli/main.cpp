@@ -2,7 +2,12 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 #include "app/mcsim.hpp"
@@ -165,6 +170,27 @@ int cmd_validate(std::string dir, const std::string& backend, const std::vector<
   return 0;
 }
 
+// The Python package's plots (python -m mcsim.plot), run with the package this
+// mcsim was installed with, or else built with, on PYTHONPATH.
+int cmd_plot(const std::string& file, const std::string& out) {
+  namespace fs = std::filesystem;
+  if (std::string(kPython).empty())
+    throw std::runtime_error("this mcsim was built without its Python package (pybind11, python3-dev): no plots");
+  std::error_code e;
+  const fs::path installed = fs::read_symlink("/proc/self/exe", e).parent_path().parent_path() / kInstalledPythonDir;
+  const std::string package = fs::exists(installed / "mcsim" / "plot.py", e) ? installed.string() : kBuildPythonDir;
+  const char* old = std::getenv("PYTHONPATH");
+  setenv("PYTHONPATH", (package + (old && *old ? ":" + std::string(old) : "")).c_str(), 1);
+  std::vector<std::string> args{kPython, "-m", "mcsim.plot", file};
+  if (!out.empty()) args.insert(args.end(), {"-o", out});
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::fflush(stdout);
+  execv(kPython, argv.data());
+  throw std::runtime_error(std::string("cannot start ") + kPython + ": " + io::describe_errno(errno));
+}
+
 int cmd_devices() {
   for (const auto& line : cuda_device_report()) fmt::print("{}\n", line);
   fmt::print("{}\n", make_cpu_device()->name());
@@ -221,6 +247,10 @@ int main(int argc, char** argv) {
   bool markdown = false;
   schema->add_flag("--markdown", markdown, "as a Markdown table (docs/config-reference.md)");
 
+  auto* plot = app.add_subcommand("plot", "draw a results file's plots as PNGs (convergence, k, P&L, flux, sweeps)");
+  plot->add_option("file", file, "results file (HDF5)")->required()->check(CLI::ExistingFile);
+  plot->add_option("-o,--out", output, "folder for the PNGs (default: RESULTS.plots)");
+
   app.add_subcommand("devices", "list the CUDA devices and CPU threads mcsim can use");
 
   try {
@@ -245,6 +275,7 @@ int main(int argc, char** argv) {
     else if (*diff) status = cmd_diff(file, other, max_z);
     else if (*validate) status = cmd_validate(dir, backend, sets);
     else if (*schema) status = cmd_schema(markdown);
+    else if (*plot) status = cmd_plot(file, output);
     else status = cmd_devices();
   } catch (const io::ConfigError& e) {
     if (mpi::master()) {

@@ -162,7 +162,8 @@ std::string format_table(const io::Table& t, std::size_t max_rows) {
     if (named) rows.back().push_back(t.row_names[i]);
     for (std::size_t c = 0; c < cols; ++c) {
       const double x = t.data[i * cols + c];
-      rows.back().push_back(std::isnan(x) ? "-" : fmt::format("{:.6g}", x));
+      const bool whole = std::fabs(x) < 1e15 && x == std::floor(x);  // counts and indices in full
+      rows.back().push_back(std::isnan(x) ? "-" : whole ? fmt::format("{:.0f}", x) : fmt::format("{:.6g}", x));
     }
   }
   std::string legend;

@@ -101,6 +101,30 @@ void unpack_chunks(const std::string& bytes, const std::string& where, ChunkStor
   }
 }
 
+// The reported estimates after the first 1, 2, 4, ... chunks and after all of them
+// (`last`, the run's own summary): how they converged, for plots. A prefix is
+// summed in chunk order, so its last bits may differ from the tree's.
+io::Table convergence_table(const Model& model, const ChunkStore& store, std::uint64_t chunks, const io::RunConfig& run,
+                            const Summary& last) {
+  io::Table t{"convergence", {"chunks", "paths"}, {}};
+  for (const auto& e : last.estimates) t.columns.insert(t.columns.end(), {e.name, e.name + "_std_error"});
+  reduce::Tally sum(store.width(), 0.0);
+  std::uint64_t c = 0;
+  for (std::uint64_t n = 1;; n = std::min(2 * n, chunks)) {
+    for (; c < n; ++c)
+      for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += store.slot(c)[i];
+    const Summary s = n == chunks ? last : model.summarise(sum);
+    t.data.insert(t.data.end(), {static_cast<double>(n), static_cast<double>(std::min(run.paths, n * run.chunk_paths))});
+    for (const auto& name : last.estimates) {
+      double value = NAN, error = NAN;  // an estimate a prefix cannot give yet
+      for (const auto& e : s.estimates)
+        if (e.name == name.name) value = e.value, error = e.std_error;
+      t.data.insert(t.data.end(), {value, error});
+    }
+    if (n == chunks) return t;
+  }
+}
+
 // The option family's steps (app/run/lifecycle.hpp): stages of chunks, each rank a
 // contiguous share of each stage; rank 0 combines every rank's subtrees and checks
 // the target after each stage.
@@ -180,6 +204,7 @@ class OptionStages : public StagedJob {
     scenario.references = job_.model->references();
     scenario.tally_layout = tally_layout(job_.model->outputs());
     scenario.chunk_tallies.assign(store_.slot(0), store_.slot(0) + end_ * width_);
+    if (end_ > 0) scenario.tables.push_back(convergence_table(*job_.model, store_, end_, run_, summary_));
     // The estimates on batches of chunks, for paired differences between scenarios.
     const std::uint64_t B = reduce::batch_count(end_);
     for (std::uint64_t b = 0; b < B; ++b) {
