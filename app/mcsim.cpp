@@ -1,6 +1,7 @@
 #include "app/mcsim.hpp"
 
 #include "app/run/plan.hpp"
+#include "io/checkpoint.hpp"
 #include "reduce/mpi.hpp"
 
 namespace mcsim {
@@ -29,6 +30,35 @@ io::OutputClaim claim_output(const std::string& path, bool force) {
 void write_job_results(const std::string& path, const io::Job& job, const io::Results& results, bool force) {
   io::write_results(path, results, force);
   remove_job_checkpoints(path, job);
+}
+
+io::Results open_checkpoint(const std::string& path) {
+  const io::Checkpoint c = io::read_checkpoint(path);
+  io::Job job = parse_job(c.job, "checkpoint '" + path + "' (its job)");
+  for (std::size_t i = 0; i < job.scenarios.size(); ++i)
+    if (job.scenarios.size() > 1 && job.scenarios[i].name == c.scenario) job = job.scenario(i);
+  RunOptions o = Session::quiet();
+  o.checkpoint_for = io::results_path_of(path);
+  o.resume = true;
+  o.peek_backend = c.backend;
+  o.scenario = c.scenario;
+  o.command_line = "mcsim show " + path;
+  const Devices cpu = make_devices(io::BackendChoice::Cpu);  // nothing runs on it
+  io::Results r = run_job(job, o, {cpu.front().get()});
+  r.backend = c.backend;
+  r.scenarios.front().name = c.scenario;
+  r.checkpoint = path;
+  return r;
+}
+
+io::Results open_results(const std::string& path) {
+  bool checkpoint = true;
+  try {
+    io::results_path_of(path);
+  } catch (const std::runtime_error&) {
+    checkpoint = false;
+  }
+  return checkpoint ? open_checkpoint(path) : io::read_results(path);
 }
 
 Session::Session(io::BackendChoice backend) : owned_(make_devices(backend)) {

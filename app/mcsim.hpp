@@ -38,6 +38,14 @@ io::OutputClaim claim_output(const std::string& path, bool force);
 // the results now hold.
 void write_job_results(const std::string& path, const io::Job& job, const io::Results& results, bool force);
 
+// What a run's checkpoint holds so far, as results (mcsim show, mcsim.open): the
+// job it stores, resumed from every rank's checkpoint beside it, and no further
+// work. `samples` count the finished paths (generations). Throws for a family or
+// a state that has no estimates yet (a risk run's passes).
+io::Results open_checkpoint(const std::string& path);
+// A results file, or a checkpoint by its name (RESULTS.ckpt.h5, RESULTS.ckpt.rN.h5).
+io::Results open_results(const std::string& path);
+
 class Session {
  public:
   explicit Session(io::BackendChoice backend = io::BackendChoice::Auto);

@@ -26,6 +26,17 @@ std::string checkpoint_path(const std::string& results_path, int rank) {
   return rank == 0 ? base + ".ckpt.h5" : fmt::format("{}.ckpt.r{}.h5", base, rank);
 }
 
+std::string results_path_of(const std::string& checkpoint) {
+  const std::string name = fs::path(checkpoint).filename().string();
+  const auto at = name.rfind(".ckpt.");
+  const std::string rest = at == std::string::npos ? "" : name.substr(at + 6);
+  const bool rank = rest.size() > 4 && rest[0] == 'r' && rest.compare(rest.size() - 3, 3, ".h5") == 0 &&
+                    rest.find_first_not_of("0123456789", 1) == rest.size() - 3;
+  if (at == std::string::npos || at == 0 || (rest != "h5" && !rank))
+    throw std::runtime_error("'" + checkpoint + "' is not named as a checkpoint (RESULTS.ckpt.h5 or RESULTS.ckpt.rN.h5)");
+  return (fs::path(checkpoint).parent_path() / (name.substr(0, at) + ".h5")).string();
+}
+
 std::vector<std::string> find_checkpoints(const std::string& results_path) {
   const fs::path base(results_base(results_path));
   const fs::path dir = base.has_parent_path() ? base.parent_path() : fs::path(".");
@@ -49,6 +60,7 @@ namespace {
 std::uint64_t content_checksum(const Checkpoint& c) {
   reduce::Packer p({"checkpoint.content", 1});
   p.put(c.mcsim_version), p.put(c.fingerprint), p.put(c.chunks), p.put(c.done), p.put(c.layout), p.put(c.partial);
+  p.put(c.job), p.put(c.scenario), p.put(c.backend);
   return reduce::checksum(p.take());
 }
 }  // namespace
@@ -58,6 +70,9 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
     h5::write_attr(f, "format", std::string("mcsim-checkpoint"));
     h5::write_attr(f, "mcsim_version", c.mcsim_version);
     h5::write_attr(f, "fingerprint", c.fingerprint);
+    h5::write_attr(f, "job", c.job);
+    h5::write_attr(f, "scenario", c.scenario);
+    h5::write_attr(f, "backend", c.backend);
     h5::write_attr(f, "format_version", kCheckpointVersion);
     h5::write_attr(f, "chunks", c.chunks);
     // Unit indices as doubles: exact below 2^53 units.
@@ -79,6 +94,9 @@ Checkpoint read(const std::string& path) {
   if (!h5::exists_attr(f, "format_version") || h5::read_attr_uint(f, "format_version") != kCheckpointVersion)
     throw std::runtime_error("written by mcsim " + c.mcsim_version + " in another format; it cannot be resumed");
   c.fingerprint = h5::read_attr_string(f, "fingerprint");
+  c.job = h5::read_attr_string(f, "job");
+  c.scenario = h5::read_attr_string(f, "scenario");
+  c.backend = h5::read_attr_string(f, "backend");
   c.chunks = h5::read_attr_uint(f, "chunks");
   // Unit indices in range and each once, before anything indexes with them.
   for (double d : h5::read_dataset(f, "done", nullptr, nullptr)) {

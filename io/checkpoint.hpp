@@ -12,12 +12,16 @@
 
 namespace mcsim::io {
 
-// Version 3: a checksum of the whole content (2: of the partial only; 1 held doubles).
-constexpr std::uint64_t kCheckpointVersion = 3;
+// Version 4: the job's text, scenario and backend, so a checkpoint can be shown
+// (3: a checksum of the whole content; 2: of the partial only; 1 held doubles).
+constexpr std::uint64_t kCheckpointVersion = 4;
 
 struct Checkpoint {
   std::string mcsim_version;
   std::string fingerprint;          // of the job as run: config text, backend, precision
+  std::string job;                  // the job's YAML text as run (its scenario's own)
+  std::string scenario;             // the scenario it is of ("base" for a job without)
+  std::string backend;              // the kind of device it ran on ("cpu", "cuda")
   std::uint64_t chunks = 0;         // the job's units
   std::vector<std::uint64_t> done;  // the units finished
   std::string layout;               // the partial's layout name (reduce::PartialLayout)
@@ -27,6 +31,9 @@ struct Checkpoint {
 // A results path without its .h5, which checkpoint names start from.
 std::string results_base(const std::string& results_path);
 std::string checkpoint_path(const std::string& results_path, int rank);
+// The results path a checkpoint file is named after (RESULTS.ckpt.h5, RESULTS.ckpt.rN.h5
+// -> RESULTS.h5); throws for a name that is not a checkpoint's.
+std::string results_path_of(const std::string& checkpoint);
 // Every checkpoint file of this results path now on disk.
 std::vector<std::string> find_checkpoints(const std::string& results_path);
 void write_checkpoint(const std::string& path, const Checkpoint& c);

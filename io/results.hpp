@@ -67,6 +67,9 @@ struct Results {
   double wall_s = 0, paths_per_s = 0;
   std::vector<std::pair<std::string, double>> stage_seconds;
   std::vector<DeviceTime> device_times;
+  // Not in files: the checkpoint these results were made from, the finished work
+  // of an unfinished run (app/mcsim.hpp, open_checkpoint); empty for a run's results.
+  std::string checkpoint;
 };
 
 // Throws if `path` cannot name a results file (io::check_output_path), exists and

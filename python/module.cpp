@@ -72,6 +72,7 @@ py::dict results_dict(const io::Results& r) {
   provenance["paths"] = r.paths;
   provenance["chunk_paths"] = r.chunk_paths;
   provenance["ranks"] = r.ranks;
+  if (!r.checkpoint.empty()) provenance["checkpoint"] = r.checkpoint;  // the finished work of an unfinished run
   if (r.target_rel_error > 0 || r.target_abs_error > 0) {
     provenance["paths_cap"] = r.paths_cap;
     provenance["target_rel_error"] = r.target_rel_error;
@@ -159,7 +160,7 @@ py::dict run(const std::string& source, bool is_text, const std::vector<std::str
 
 py::dict open_file(const std::string& path) {
   py::gil_scoped_release release;
-  io::Results r = io::read_results(path);
+  io::Results r = open_results(path);
   py::gil_scoped_acquire acquire;
   return results_dict(r);
 }

@@ -53,8 +53,20 @@ TEST_CASE("SIGTERM writes a checkpoint and exits 3 and resume gives the uninterr
   const auto partial = mcsim::io::read_checkpoint(ckpt);
   CHECK(partial.done.size() > 0);
   CHECK(partial.done.size() < partial.chunks);
+  CHECK(partial.job.find("paths:") != std::string::npos);
+  CHECK(partial.backend == "cpu");
+  CHECK(partial.scenario == "base");
 
-  auto r = run("run " + job.string() + " --backend cpu -q -o " + out);  // forgetting --resume
+  // Shown mid-way: the finished chunks' estimates; the checkpoint stays as it was.
+  const auto before = fs::last_write_time(ckpt);
+  auto r = run("show " + ckpt + " --csv");
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("\nbase,price,") != std::string::npos);
+  r = run("show " + ckpt);
+  CHECK(r.output.find("a checkpoint, shown") != std::string::npos);
+  CHECK(fs::last_write_time(ckpt) == before);
+
+  r = run("run " + job.string() + " --backend cpu -q -o " + out);  // forgetting --resume
   CHECK(r.status == 1);
   CHECK(r.output.find("--resume") != std::string::npos);
   r = run("run " + job.string() + " --backend cpu -q --resume -o " + out);
@@ -227,4 +239,13 @@ TEST_CASE("a checkpoint whose partial was damaged is refused, naming the file", 
   CHECK(r.output.find("damaged") != std::string::npos);
   CHECK(r.output.find(ckpt) != std::string::npos);
   fs::remove_all(dir);
+}
+
+TEST_CASE("a checkpoint's name gives its results path; other names are refused", "[checkpoint]") {
+  using mcsim::io::results_path_of;
+  CHECK(results_path_of("results/run.ckpt.h5") == "results/run.h5");
+  CHECK(results_path_of("run.ckpt.r12.h5") == "run.h5");
+  CHECK(results_path_of("a.b.ckpt.h5") == "a.b.h5");
+  for (const char* bad : {"run.h5", "run.ckpt.rx.h5", "run.ckpt.r.h5", ".ckpt.h5", "run.ckpt.h5.tmp"})
+    CHECK_THROWS_WITH(results_path_of(bad), Catch::Contains("is not named as a checkpoint"));
 }

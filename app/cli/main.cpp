@@ -121,7 +121,7 @@ int cmd_run(const std::string& config, const std::string& output, const std::str
 }
 
 int cmd_show(const std::string& file, bool csv, bool json, const std::string& table) {
-  const io::Results r = io::read_results(file);
+  const io::Results r = open_results(file);  // a checkpoint: what the run has done so far
   if (!table.empty()) {
     const std::string text = table_csv(r, table);  // throws, naming the tables there are, if none is called so
     if (csv) return fmt::print("{}", text), 0;
@@ -131,8 +131,10 @@ int cmd_show(const std::string& file, bool csv, bool json, const std::string& ta
     return 0;
   }
   if (csv || json) return fmt::print("{}", csv ? results_csv(r) : results_json(r)), 0;
-  fmt::print("{}: mcsim {} ({}), created {}\n  command  {}\n{}", file, r.mcsim_version, r.git_sha, r.created,
-             r.command_line, format_results(r, true));
+  const bool partial = !r.checkpoint.empty();
+  fmt::print("{}: mcsim {} ({}), {} {}\n{}{}", file, r.mcsim_version, r.git_sha, partial ? "a checkpoint, shown" : "created",
+             r.created, partial ? "  so far  the finished work of an unfinished run\n" : "  command  " + r.command_line + "\n",
+             format_results(r, true));
   return 0;
 }
 
@@ -228,7 +230,7 @@ int main(int argc, char** argv) {
   run->add_option("--log-every", log_every, "seconds between the log's progress lines")->capture_default_str()->check(CLI::PositiveNumber);
 
   auto* show = app.add_subcommand("show", "print a results file");
-  show->add_option("file", file, "results file (HDF5)")->required()->check(CLI::ExistingFile);
+  show->add_option("file", file, "results file (HDF5), or a run's checkpoint (RESULTS.ckpt.h5) to see it so far")->required()->check(CLI::ExistingFile);
   auto* csv_flag = show->add_flag("--csv", csv, "one line per scenario and estimate, every digit, swept keys as columns, for scripts");
   auto* json_flag = show->add_flag("--json", json, "everything the file holds as JSON, every digit, for scripts")->excludes(csv_flag);
   show->add_option("--table", table, "one table (flux, k_generation, quantiles, ...) whole; with --csv as CSV")->excludes(json_flag);

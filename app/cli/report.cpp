@@ -177,7 +177,9 @@ std::string format_results(const io::Results& r, bool tables) {
   for (const auto& s : r.scenarios) {
     if (r.scenarios.size() > 1) {
       std::string set;
-      for (const auto& [k, v] : s.overrides) set += fmt::format("{}{}={}", set.empty() ? "" : ", ", k, v);
+      auto overrides = s.overrides;  // by key, as a results file holds them
+      std::sort(overrides.begin(), overrides.end());
+      for (const auto& [k, v] : overrides) set += fmt::format("{}{}={}", set.empty() ? "" : ", ", k, v);
       out += fmt::format("scenario {}{}\n", s.name, set.empty() ? "" : " (" + set + ")");
     }
     out += format_estimates(s) + format_diagnostics(s);
@@ -190,6 +192,7 @@ std::string format_results(const io::Results& r, bool tables) {
   if (r.target_rel_error > 0 || r.target_abs_error > 0)
     out += fmt::format("  target   {} after {} of at most {} {}\n", r.target_met ? "met" : "NOT met", samples_text(r.paths, ""),
                        samples_text(r.paths_cap, ""), work_noun(r));
+  if (!r.checkpoint.empty()) return out;  // the run's time is known when it ends
   out += fmt::format("  time     {:.3f} s wall, {:.3g} {}/s, {} rank{}\n", r.wall_s, r.paths_per_s, work_noun(r), r.ranks,
                      r.ranks == 1 ? "" : "s");
   return out;

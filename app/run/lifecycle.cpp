@@ -13,7 +13,12 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 }  // namespace
 
 Checkpointer::Checkpointer(const RunOptions& options, const io::Job& job, const DeviceList& devices, StagedJob& family)
-    : options_(options), family_(family), fingerprint_(job_fingerprint(job, devices)), every_s_(job.run.checkpoint_s) {}
+    : options_(options), family_(family), every_s_(job.run.checkpoint_s) {
+  identity_.job = job.yaml;
+  identity_.scenario = options.scenario;
+  identity_.backend = options.peek_backend.empty() ? backend_name(devices) : options.peek_backend;
+  identity_.fingerprint = job_fingerprint(job, identity_.backend);
+}
 
 Checkpointer::~Checkpointer() {
   if (!failure_.empty()) clear_fault_stop();  // the fault's stop ends with its run
@@ -35,7 +40,7 @@ void Checkpointer::write() {
   try {
     auto state = family_.checkpoint();
     if (state)
-      write_rank_checkpoint(options_, fingerprint_, family_.checkpoint_units(), std::move(state->first),
+      write_rank_checkpoint(options_, identity_, family_.checkpoint_units(), std::move(state->first),
                             family_.checkpoint_layout(), std::move(state->second));
   } catch (const std::exception& e) {
     // On a worker's thread: stop the workers, and say why once they have.
@@ -62,6 +67,13 @@ ScenarioRun run_stages(StagedJob& family, const io::Job& job, const RunOptions& 
   const bool many = mpi::size() > 1;
 
   const auto t_stages = Clock::now();
+  if (!options.peek_backend.empty()) {  // what the checkpoints hold, no more
+    family.peek();
+    ScenarioRun out = family.results(std::vector<std::string>(1), devices, 0);
+    out.paths = family.paths();
+    out.stage_seconds = {{"setup", setup_s}};
+    return out;
+  }
   {
     const std::uint64_t total = family.progress_total();
     Progress progress(total, total > 0 && options.progress && mpi::master(), options.progress_lines_s);

@@ -37,7 +37,7 @@ class Checkpointer {
   ~Checkpointer();
   bool enabled() const { return !options_.checkpoint_for.empty(); }
   double every_s() const { return enabled() ? every_s_ : 0; }
-  const std::string& fingerprint() const { return fingerprint_; }
+  const std::string& fingerprint() const { return identity_.fingerprint; }
   // Neither throws: a write that fails keeps the last good file, stops the
   // workers (request_fault_stop) and is reported by check().
   void save();
@@ -49,7 +49,7 @@ class Checkpointer {
   void write();  // with mutex_ held
   const RunOptions& options_;
   StagedJob& family_;
-  std::string fingerprint_;
+  io::Checkpoint identity_;  // the job's fingerprint, text, scenario and backend
   double every_s_;
   std::string failure_;
   std::mutex mutex_;
@@ -78,6 +78,10 @@ class StagedJob {
   virtual std::optional<std::pair<std::vector<std::uint64_t>, std::string>> checkpoint() = 0;
   // Save after every stage (a risk pass's state), not only every run.checkpoint_s.
   virtual bool checkpoint_every_stage() const { return false; }
+  // After resume, instead of the stages: make results() give the estimates of the
+  // units the checkpoints hold (mcsim show CHECKPOINT). Throws, saying why, for a
+  // family or a state that has none yet.
+  virtual void peek() { throw std::runtime_error("a checkpoint of this kind of job holds no estimates before its run ends"); }
 
   // What the progress line counts (0: none), and how much a resume already did.
   virtual std::uint64_t progress_total() const = 0;

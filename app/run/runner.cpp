@@ -130,10 +130,10 @@ std::vector<std::pair<std::string, io::Checkpoint>> resume_checkpoints(const Run
   return out;
 }
 
-void write_rank_checkpoint(const RunOptions& opt, const std::string& fingerprint, std::uint64_t units,
-                           std::vector<std::uint64_t> done, reduce::PartialLayout layout, std::string partial) {
-  io::write_checkpoint(io::checkpoint_path(opt.checkpoint_for, mpi::rank()),
-                       {kVersion, fingerprint, units, std::move(done), layout.name, std::move(partial)});
+void write_rank_checkpoint(const RunOptions& opt, io::Checkpoint c, std::uint64_t units, std::vector<std::uint64_t> done,
+                           reduce::PartialLayout layout, std::string partial) {
+  c.mcsim_version = kVersion, c.chunks = units, c.done = std::move(done), c.layout = layout.name, c.partial = std::move(partial);
+  io::write_checkpoint(io::checkpoint_path(opt.checkpoint_for, mpi::rank()), c);
 }
 
 Stopped stopped_by_signal(bool checkpoint_written) {
@@ -143,8 +143,8 @@ Stopped stopped_by_signal(bool checkpoint_written) {
 
 std::string backend_name(const DeviceList& devices) { return to_string(devices.front()->kind()); }
 
-std::string job_fingerprint(const io::Job& job, const DeviceList& devices) {
-  return io::fingerprint(job.yaml + "\nbackend " + backend_name(devices));
+std::string job_fingerprint(const io::Job& job, const std::string& backend) {
+  return io::fingerprint(job.yaml + "\nbackend " + backend);
 }
 
 std::string now_iso8601() {
@@ -214,6 +214,7 @@ io::Results run_job(const io::Job& config, const RunOptions& options, const Devi
       o.resume = options.resume && saved[i];
       o.checkpoint_at_end = true;
       o.keep_tails = true;
+      o.scenario = job.scenarios[i].name;
       if (options.progress && mpi::master()) fmt::print(stderr, "scenario {} ({} of {})\n", job.scenarios[i].name, i + 1, n);
       run = run_scenario(one, o, devices);
       run.scenario.name = job.scenarios[i].name;

@@ -34,6 +34,11 @@ struct RunOptions {
   // When stderr is not a terminal (a batch job's log), a progress line every this
   // many seconds instead of the bar (0: none).
   double progress_lines_s = 0;
+  // Run no stage: the results are what the checkpoints of checkpoint_for hold,
+  // written on a device of this kind (mcsim show CHECKPOINT; io/checkpoint.hpp).
+  std::string peek_backend;
+  // The scenario's name, for its checkpoints.
+  std::string scenario = "base";
 };
 
 // A run stopped by SIGTERM/SIGINT after writing its checkpoint.
@@ -85,10 +90,12 @@ std::string now_iso8601();
 std::vector<std::pair<std::string, io::Checkpoint>> resume_checkpoints(const RunOptions& opt, const std::string& fingerprint,
                                                                        std::uint64_t units, reduce::PartialLayout layout);
 // Writes this rank's checkpoint: its finished units and the partial holding them.
-void write_rank_checkpoint(const RunOptions& opt, const std::string& fingerprint, std::uint64_t units,
-                           std::vector<std::uint64_t> done, reduce::PartialLayout layout, std::string partial);
+// `c` holds the job's identity (fingerprint, text, scenario, backend); this adds
+// the finished units and their partial.
+void write_rank_checkpoint(const RunOptions& opt, io::Checkpoint c, std::uint64_t units, std::vector<std::uint64_t> done,
+                           reduce::PartialLayout layout, std::string partial);
 // What a checkpoint must match: the job as run and the kind of device it ran on.
-std::string job_fingerprint(const io::Job& job, const DeviceList& devices);
+std::string job_fingerprint(const io::Job& job, const std::string& backend);
 
 // The devices' kind as results name it ("cpu", "cuda").
 std::string backend_name(const DeviceList& devices);

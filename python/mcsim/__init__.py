@@ -85,5 +85,7 @@ def run(job, output=None, *, backend=None, force=False, resume=False, progress=N
 
 
 def open(path):  # noqa: A001 - the module's verb, as mcsim.open(path)
-    """Reads a results file into Results (estimates, tables, chunks, provenance, timing)."""
+    """Reads a results file into Results (estimates, tables, chunks, provenance, timing);
+    or a run's checkpoint (RESULTS.ckpt.h5), giving what it has finished so far
+    (provenance["checkpoint"] names it)."""
     return Results(_core.open(os.fspath(path)), path=os.fspath(path))

@@ -211,3 +211,38 @@ def test_ctrl_c_stops_a_run_and_leaves_its_checkpoint(tmp_path):
     assert isinstance(e.value, KeyboardInterrupt)
     assert not out.exists() and (tmp_path / "long.ckpt.h5").exists()
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Python's own handler is back
+    # The checkpoint shows what the run has done so far.
+    so_far = mcsim.open(tmp_path / "long.ckpt.h5")
+    assert so_far.provenance["checkpoint"] == str(tmp_path / "long.ckpt.h5")
+    price = so_far.estimate("price")
+    assert 0 < price["samples"] < 1e10 and price["samples"] % 65536 == 0 and so_far.provenance["paths"] == price["samples"]
+    assert abs(price["z"]) < 4
+    shown = cli("show", str(tmp_path / "long.ckpt.h5"))
+    assert shown.returncode == 0 and "a checkpoint, shown" in shown.stdout and "price" in shown.stdout
+
+
+def test_an_eigenvalue_checkpoint_shows_its_finished_generations(tmp_path):
+    import signal
+    import threading
+    out = tmp_path / "k.h5"
+    timer = threading.Timer(2.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(mcsim.Stopped):
+        mcsim.run(os.path.join(CONFIGS, "transport-eigen-slab.yaml"), output=out, paths=5000, backend="cpu",
+                  **{"model.eigenvalue.inactive": 5, "model.eigenvalue.active": 100000})
+    timer.cancel()
+    r = mcsim.open(tmp_path / "k.ckpt.h5")
+    k = r.tables["k_generation"]
+    done = len(k)
+    assert done > 7 and r.provenance["paths"] == 5000 * done
+    keff = r.estimate("k_eff")
+    assert keff["samples"] == done - 5 and keff["samples_of"] == "generations"
+    assert abs(keff["value"] - 1) < 4 * keff["std_error"] + 2e-3  # the critical slab
+    assert r.estimate("k_track")["samples"] == 5000 * (done - 5)
+
+
+def test_a_checkpoint_of_a_run_without_estimates_yet_says_so(tmp_path):
+    ckpt = tmp_path / "r.ckpt.h5"
+    ckpt.write_bytes(b"junk")
+    with pytest.raises(mcsim.RunError, match="r.ckpt.h5"):
+        mcsim.open(ckpt)

@@ -61,10 +61,15 @@ inline std::string read_file(const std::string& path) {
 
 // mcsim's own error: one line starting "mcsim: error: " (or a config error's
 // FILE:LINE lines), never an HDF5 stack or a crash.
+// One error line after the job's header (`mcsim run` prints it first: name,
+// model, job, output), and nothing else.
 inline bool one_error_line(const Outcome& r) {
-  return r.output.find("HDF5-DIAG") == std::string::npos && r.output.find("terminate called") == std::string::npos &&
-         r.output.find("mcsim: error: ") != std::string::npos &&
-         std::count(r.output.begin(), r.output.end(), '\n') == 1;
+  std::string out = r.output;
+  const auto header = out.find("\n  output   ");
+  if (out.rfind("mcsim ", 0) == 0 && out.find("mcsim: error: ") != 0 && header != std::string::npos)
+    out.erase(0, out.find('\n', header + 1) + 1);
+  return out.find("HDF5-DIAG") == std::string::npos && out.find("terminate called") == std::string::npos &&
+         out.find("mcsim: error: ") == 0 && std::count(out.begin(), out.end(), '\n') == 1;
 }
 // Under a file-size limit the MPI runtime may add lines of its own: mcsim's are
 // still one error line and nothing of HDF5's or of a crash.

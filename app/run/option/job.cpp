@@ -109,12 +109,19 @@ io::Table convergence_table(const Model& model, const ChunkStore& store, std::ui
   io::Table t{"convergence", {"chunks", "paths"}, {}};
   for (const auto& e : last.estimates) t.columns.insert(t.columns.end(), {e.name, e.name + "_std_error"});
   reduce::Tally sum(store.width(), 0.0);
-  std::uint64_t c = 0;
+  std::uint64_t c = 0, paths = 0, before = 0;
   for (std::uint64_t n = 1;; n = std::min(2 * n, chunks)) {
-    for (; c < n; ++c)
+    for (; c < n; ++c) {
+      if (!store.done(c)) continue;  // a checkpoint's unfinished chunk
       for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += store.slot(c)[i];
+      paths += std::min(run.chunk_paths, run.paths - c * run.chunk_paths);
+    }
+    const bool more = paths > before || n == 1;
+    before = paths;
+    if (!more && n < chunks) continue;
+    if (!more) return t;
     const Summary s = n == chunks ? last : model.summarise(sum);
-    t.data.insert(t.data.end(), {static_cast<double>(n), static_cast<double>(std::min(run.paths, n * run.chunk_paths))});
+    t.data.insert(t.data.end(), {static_cast<double>(n), static_cast<double>(paths)});
     for (const auto& name : last.estimates) {
       double value = NAN, error = NAN;  // an estimate a prefix cannot give yet
       for (const auto& e : s.estimates)
@@ -149,6 +156,18 @@ class OptionStages : public StagedJob {
     std::vector<std::uint64_t> done;
     std::string partial = pack_chunks(store_, owned_, &done);
     return std::make_pair(std::move(done), std::move(partial));
+  }
+  // Every chunk, the unfinished ones as empty tallies: the estimates of the paths done.
+  void peek() override {
+    end_ = chunks_;
+    store_.reserve(end_);
+    mine_ = {0, end_};
+    nodes_ = my_subtrees();
+    summary_ = job_.model->summarise(reduce::combine(nodes_, end_, width_));
+    peeked_paths_ = 0;
+    for (std::uint64_t c = 0; c < chunks_; ++c)
+      if (store_.done(c)) peeked_paths_ += std::min(run_.chunk_paths, run_.paths - c * run_.chunk_paths);
+    if (peeked_paths_ == 0) throw std::runtime_error("the checkpoint holds no finished chunk yet");
   }
   // Rank 0 shows its own share's progress.
   std::uint64_t progress_total() const override { return run_.paths / static_cast<std::uint64_t>(mpi::size()); }
@@ -217,7 +236,7 @@ class OptionStages : public StagedJob {
     out.work = static_cast<double>(paths());
     return out;
   }
-  std::uint64_t paths() const override { return std::min(run_.paths, end_ * run_.chunk_paths); }
+  std::uint64_t paths() const override { return peeked_paths_ ? peeked_paths_ : std::min(run_.paths, end_ * run_.chunk_paths); }
   bool target_met() const override { return met_; }
 
  private:
@@ -243,6 +262,7 @@ class OptionStages : public StagedJob {
   std::vector<reduce::NodeValue> nodes_;  // rank 0: subtrees of every rank so far
   Summary summary_;
   bool met_ = false;
+  std::uint64_t peeked_paths_ = 0;  // peek: the paths of the finished chunks
 };
 
 ScenarioRun simulate_option(const io::Job& job, const RunOptions& options, const DeviceList& devices) {

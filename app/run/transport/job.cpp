@@ -391,9 +391,17 @@ class EigenvalueStages : public TransportStages {
     running_ = false;
   }
 
+  // The generations finished: k and the tallies over the active ones among them.
+  void peek() override {
+    if (k_active_.size() < 2)
+      throw std::runtime_error(fmt::format("the checkpoint holds {} of the {} inactive and {} of the {} active generations; "
+                                           "k needs two active ones", std::min<std::uint64_t>(g_, spec_.inactive), spec_.inactive,
+                                           k_active_.size(), spec_.active));
+    peeked_ = true;
+  }
   ScenarioRun results(const std::vector<std::string>&, const DeviceList&, double stages_s) override {
     io::ScenarioResult scenario;
-    const std::uint64_t active = spec_.active;
+    const std::uint64_t active = peeked_ ? k_active_.size() : spec_.active;
     std::vector<double> weights;
     // k's three estimators and the tallies over generations [g0, g1) of the active
     // ones; k_eff combines them with `weights`.
@@ -426,7 +434,7 @@ class EigenvalueStages : public TransportStages {
     scenario.diagnostics.emplace_back("k_weight_absorption", weights[1]);
     scenario.diagnostics.emplace_back("k_weight_track", weights[2]);
     double h_mean = 0;
-    for (std::size_t g = spec_.inactive; g < generations_; ++g) h_mean += generation_rows_[g * kRow + 4] / static_cast<double>(active);
+    for (std::size_t g = spec_.inactive; g < spec_.inactive + active; ++g) h_mean += generation_rows_[g * kRow + 4] / static_cast<double>(active);
     scenario.diagnostics.emplace_back("entropy_active_mean", h_mean);
     scenario.tables.push_back({"k_generation", {"generation", "k_collision", "k_absorption", "k_track", "entropy", "bank_sites", "active"},
                                generation_rows_, {"", "", "", "", "bits", "sites", ""}});
@@ -435,7 +443,7 @@ class EigenvalueStages : public TransportStages {
         scenario.chunk_tallies.push_back(static_cast<double>(active_rows_[r * slots_ + static_cast<std::size_t>(s)]) * transport::kTallyUnit);
     return finish(std::move(scenario), slot_names(), stages_s);
   }
-  std::uint64_t paths() const override { return n_ * generations_; }
+  std::uint64_t paths() const override { return n_ * (peeked_ ? g_ : generations_); }
 
  private:
   // A generation's slot `s` per source neutron.
@@ -463,6 +471,7 @@ class EigenvalueStages : public TransportStages {
   double k_ = 1, u_ = 0;
   bool device_holds_ = false;  // the device holds the next generation's sites
   bool running_ = false;       // a generation dispatched and not yet reduced
+  bool peeked_ = false;        // results of the generations a checkpoint holds
   std::uint64_t banked_ = 0;
   std::vector<Site<double>> sites_;  // this generation's, all N (empty: the source)
   // Buffers kept across generations: each holds about N sites, and fresh ones
