@@ -46,6 +46,7 @@ io::Results open_checkpoint(const std::string& path) {
   const Devices cpu = make_devices(io::BackendChoice::Cpu);  // nothing runs on it
   io::Results r = run_job(job, o, {cpu.front().get()});
   r.backend = c.backend;
+  r.devices.clear(), r.device_times.clear();  // the run's are not in its checkpoint
   r.scenarios.front().name = c.scenario;
   r.checkpoint = path;
   return r;

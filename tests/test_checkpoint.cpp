@@ -249,3 +249,18 @@ TEST_CASE("a checkpoint's name gives its results path; other names are refused",
   for (const char* bad : {"run.h5", "run.ckpt.rx.h5", "run.ckpt.r.h5", ".ckpt.h5", "run.ckpt.h5.tmp"})
     CHECK_THROWS_WITH(results_path_of(bad), Catch::Contains("is not named as a checkpoint"));
 }
+
+TEST_CASE("a signal sent twice at once stops the run once", "[checkpoint]") {
+  const fs::path dir = scratch("ckpt-twice");
+  const fs::path job = write_job(dir);
+  const std::string out = (dir / "stopped.h5").string();
+  // GNU timeout signals the process, then its process group: two copies at once.
+  pid_t pid = start_until_checkpoint(dir, job, out);
+  ::kill(pid, SIGINT);
+  sleep_s(0.05);
+  ::kill(pid, SIGINT);
+  CHECK(wait_for(pid) == 3);  // stopped, its checkpoint written, not killed
+  CHECK(fs::exists(mcsim::io::checkpoint_path(out, 0)));
+  CHECK_FALSE(fs::exists(out + ".lock"));
+  fs::remove_all(dir);
+}

@@ -172,8 +172,8 @@ std::string format_table(const io::Table& t, std::size_t max_rows) {
 }
 
 std::string format_results(const io::Results& r, bool tables) {
-  std::string out = fmt::format("  backend  {} [{}], {}, {} {}, chunks of {}, seed {}\n", r.backend, fmt::join(r.devices, "; "),
-                                r.precision, samples_text(r.paths, ""), work_noun(r), r.chunk_paths, r.seed);
+  const std::string devices = r.devices.empty() ? "" : fmt::format(" [{}]", fmt::join(r.devices, "; "));
+  std::string out = fmt::format("  backend  {}{}, {}, {} {}, chunks of {}, seed {}\n", r.backend, devices, r.precision, samples_text(r.paths, ""), work_noun(r), r.chunk_paths, r.seed);
   for (const auto& s : r.scenarios) {
     if (r.scenarios.size() > 1) {
       std::string set;

@@ -1,6 +1,8 @@
 // SIGTERM and SIGINT (Slurm at the time limit, Ctrl-C) ask a run to stop: the
 // workers finish the chunks in hand, a checkpoint is written, and mcsim exits with
-// kExitStopped. A second signal ends the process at once.
+// kExitStopped. A second signal ends the process at once, unless it comes within
+// two seconds of the first (a copy of it: GNU timeout signals the process and then
+// its process group).
 #pragma once
 
 namespace mcsim {
