@@ -40,7 +40,7 @@ void write_job_results(const std::string& path, const io::Job& job, const io::Re
 
 // What a run's checkpoint holds so far, as results (mcsim show, mcsim.open): the
 // job it stores, resumed from every rank's checkpoint beside it, and no further
-// work. `samples` count the finished paths (generations). Throws for a family or
+// work. `samples` count the finished paths (histories, generations). Throws for a family or
 // a state that has no estimates yet (a risk run's passes).
 io::Results open_checkpoint(const std::string& path);
 // A results file, or a checkpoint by its name (RESULTS.ckpt.h5, RESULTS.ckpt.rN.h5).

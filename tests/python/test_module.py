@@ -246,3 +246,20 @@ def test_a_checkpoint_of_a_run_without_estimates_yet_says_so(tmp_path):
     ckpt.write_bytes(b"junk")
     with pytest.raises(mcsim.RunError, match="r.ckpt.h5"):
         mcsim.open(ckpt)
+
+
+def test_a_fixed_source_checkpoint_shows_its_finished_histories(tmp_path, files):
+    import signal
+    import threading
+    out = tmp_path / "f.h5"
+    timer = threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(mcsim.Stopped):
+        mcsim.run(os.path.join(CONFIGS, "transport-fixed-sphere.yaml"), output=out, paths=1e10, backend="cpu")
+    timer.cancel()
+    r = mcsim.open(tmp_path / "f.ckpt.h5")
+    a = r.estimate("absorption")
+    assert a["samples_of"] == "histories" and 0 < a["samples"] < 1e10
+    assert a["samples"] % r.provenance["chunk_paths"] == 0 and r.provenance["paths"] == a["samples"]
+    full = mcsim.open(files["sphere"]).estimate("absorption")  # another run of the same job
+    assert abs(a["value"] - full["value"]) < 4 * math.hypot(a["std_error"], full["std_error"])

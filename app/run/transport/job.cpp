@@ -204,8 +204,24 @@ class FixedSourceStages : public TransportStages {
   }
   std::string reduce_stage(const std::vector<std::string>&) override { return {}; }
 
+  // The finished chunks' rows in chunk order (the short last chunk, when finished,
+  // stays last): the estimates of the histories they hold.
+  void peek() override {
+    const std::uint64_t C = run_.chunk_paths;
+    std::vector<std::uint64_t> rows;
+    std::uint64_t histories = 0;
+    for (std::uint64_t c = my_.first; c < my_.last; ++c)
+      if (done_[c - my_.first]) {
+        rows.insert(rows.end(), &mine_[(c - my_.first) * slots_], &mine_[(c - my_.first + 1) * slots_]);
+        histories += std::min(C, n_ - c * C);
+      }
+    if (histories == 0) throw std::runtime_error("the checkpoint holds no finished chunk yet");
+    mine_ = std::move(rows), peeked_ = histories;
+  }
+
   std::string final_partial() override { return pack_rows(); }
   ScenarioRun results(const std::vector<std::string>& partials, const DeviceList&, double stages_s) override {
+    const std::uint64_t n = paths();
     // Every rank's rows, in rank order.
     std::vector<std::uint64_t> rows = std::move(mine_);
     for (std::size_t r = 1; r < partials.size(); ++r) {
@@ -219,7 +235,7 @@ class FixedSourceStages : public TransportStages {
     }
     const std::uint64_t C = run_.chunk_paths;
     io::ScenarioResult scenario;
-    const Batches b{rows, slots_, n_, C};
+    const Batches b{rows, slots_, n, C};
     tally_estimates(model_, view_, b, &scenario);
     // The estimates on batches of chunks, for paired differences between scenarios.
     const std::uint64_t B = reduce::batch_count(b.count());
@@ -228,10 +244,10 @@ class FixedSourceStages : public TransportStages {
       const std::vector<std::uint64_t> part(rows.begin() + static_cast<std::ptrdiff_t>(first * slots_),
                                             rows.begin() + static_cast<std::ptrdiff_t>(last * slots_));
       io::ScenarioResult one;
-      tally_estimates(model_, view_, Batches{part, slots_, std::min(n_, last * C) - first * C, C}, &one, false);
+      tally_estimates(model_, view_, Batches{part, slots_, std::min(n, last * C) - first * C, C}, &one, false);
       scenario.batches.add(one.estimates);
     }
-    collisions_ = b.of("", transport::slot::Collisions).value * static_cast<double>(n_);
+    collisions_ = b.of("", transport::slot::Collisions).value * static_cast<double>(n);
     for (std::size_t r = 0; r < b.count(); ++r)
       for (int s = 0; s < transport::slot::KCollision; ++s)
         scenario.chunk_tallies.push_back(static_cast<double>(rows[r * slots_ + static_cast<std::size_t>(s)]) * transport::kTallyUnit);
@@ -239,7 +255,7 @@ class FixedSourceStages : public TransportStages {
     layout.resize(transport::slot::KCollision);
     return finish(std::move(scenario), std::move(layout), stages_s);
   }
-  std::uint64_t paths() const override { return n_; }
+  std::uint64_t paths() const override { return peeked_ ? peeked_ : n_; }
 
  private:
   std::string pack_rows() const {
@@ -252,6 +268,7 @@ class FixedSourceStages : public TransportStages {
   std::vector<std::uint64_t> mine_;  // this rank's rows of slots, one per chunk
   std::vector<char> done_;
   bool ran_ = false;
+  std::uint64_t peeked_ = 0;  // peek: the histories of the finished chunks
 };
 
 // Eigenvalue: a stage per generation. Every rank runs its rows of the generation;
