@@ -46,6 +46,12 @@ struct ScenarioResult {
   std::vector<reduce::Tail> tails;
   // This scenario minus the base scenario, per estimate both hold (none for base).
   std::vector<reduce::Difference> differences;
+  // The closed-form reference of an estimate, or null where it has none.
+  const Reference* reference(const std::string& estimate) const {
+    for (const auto& r : references)
+      if (r.name == estimate) return &r;
+    return nullptr;
+  }
 };
 
 struct DeviceTime {

@@ -22,11 +22,6 @@ std::string csv_field(const std::string& s) {
 }
 std::string csv_number(double x) { return std::isnan(x) ? std::string() : fmt::format("{:.17g}", x); }
 
-const Reference* reference_of(const io::ScenarioResult& s, const std::string& name) {
-  for (const auto& r : s.references)
-    if (r.name == name) return &r;
-  return nullptr;
-}
 const reduce::Difference* difference_of(const io::ScenarioResult& s, const std::string& name) {
   for (const auto& d : s.differences)
     if (d.estimate.name == name) return &d;
@@ -75,7 +70,7 @@ std::string results_csv(const io::Results& r) {
       const reduce::Estimate& e = s.estimates[i];
       const EstimateInfo info = i < s.info.size() ? s.info[i] : EstimateInfo{"", ""};
       std::string ref = ",,";
-      if (const Reference* x = reference_of(s, e.name))
+      if (const Reference* x = s.reference(e.name))
         ref = fmt::format("{:.17g},{},{}", x->value, x->tolerance > 0 ? csv_number(x->tolerance) : "",
                           x->tolerance > 0 ? "" : csv_number((e.value - x->value) / e.std_error));
       std::string diff = ",,,";
@@ -138,7 +133,7 @@ std::string results_json(const io::Results& r) {
                          json_number(e.ci_low), json_number(e.ci_high), e.samples);
       if (j < s.info.size())
         out += fmt::format(", \"samples_of\": {}, \"unit\": {}", json_string(s.info[j].samples_of), json_string(s.info[j].unit));
-      if (const Reference* ref = reference_of(s, e.name))
+      if (const Reference* ref = s.reference(e.name))
         out += ref->tolerance > 0 ? fmt::format(", \"reference\": {}, \"reference_tolerance\": {}", json_number(ref->value),
                                                 json_number(ref->tolerance))
                                   : fmt::format(", \"reference\": {}, \"z\": {}", json_number(ref->value),

@@ -10,11 +10,6 @@ namespace mcsim {
 
 namespace {
 
-const Reference* reference_of(const io::ScenarioResult& s, const std::string& name) {
-  for (const auto& r : s.references)
-    if (r.name == name) return &r;
-  return nullptr;
-}
 
 std::string samples_text(std::uint64_t n, const std::string& of) { return of.empty() ? grouped(n) : grouped(n) + " " + of; }
 
@@ -103,7 +98,7 @@ std::string format_estimates(const io::ScenarioResult& s) {
     const Rounded r = rounded(e.value, e.std_error);
     const int d = r.decimals <= 0 ? r.decimals : r.decimals + 1;  // the interval one digit finer
     std::string ref, verdict;
-    if (const Reference* x = reference_of(s, e.name)) {
+    if (const Reference* x = s.reference(e.name)) {
       ref = x->tolerance > 0 ? fmt::format("{} +- {:.2g}", with_decimals(x->value, d), x->tolerance)
                              : with_decimals(x->value, r.decimals < 0 ? -1 : r.decimals + 2);
       verdict = reference_verdict(e.value, e.std_error, x->value, x->tolerance);
