@@ -10,8 +10,9 @@ io::Job load_job(const std::string& path, const std::vector<std::string>& overri
   return plan::planned(io::load_job_file(path, overrides));
 }
 
-io::Job parse_job(const std::string& yaml, const std::string& label, const std::vector<std::string>& overrides) {
-  return plan::planned(io::load_job_text(yaml, label, overrides));
+io::Job parse_job(const std::string& yaml, const std::string& label, const std::vector<std::string>& overrides,
+                  const std::string& base_dir) {
+  return plan::planned(io::load_job_text(yaml, label, overrides, nullptr, base_dir));
 }
 
 io::OutputClaim claim_output(const std::string& path, bool force) {

@@ -26,7 +26,7 @@ namespace mcsim {
 // and its sizes decided (run.chunk_paths, app/run/plan.hpp).
 io::Job load_job(const std::string& path, const std::vector<std::string>& overrides = {});
 io::Job parse_job(const std::string& yaml, const std::string& label = "job",
-                  const std::vector<std::string>& overrides = {});
+                  const std::vector<std::string>& overrides = {}, const std::string& base_dir = "");
 
 // This rank's devices, made once and kept for every job run through the session:
 // CUDA contexts, device copies of a model and buffers are set up once.

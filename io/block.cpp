@@ -123,6 +123,35 @@ void Block::error(const std::string& key, const std::string& message) {
   diag_.error(mark(key), key.empty() ? path_ : key_path(key), message);
 }
 
+void Block::error_where(const std::string& where, const std::string& message) {
+  valid_ = false;
+  diag_.error_where(where, message);
+}
+
+std::string Block::where_of(const std::string& key, int item, int sub) const {
+  YAML::Node n = has(key) ? node_[key] : node_;
+  if (item >= 0 && n.IsSequence() && static_cast<std::size_t>(item) < n.size()) n = n[static_cast<std::size_t>(item)];
+  if (sub >= 0 && n.IsSequence() && static_cast<std::size_t>(sub) < n.size()) n = n[static_cast<std::size_t>(sub)];
+  const YAML::Mark m = n.Mark();
+  const std::string at = key_path(key);
+  if (m.is_null()) return diag_.location() + ": " + at;
+  return diag_.location() + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": " + at;
+}
+
+std::string Block::data_path(const std::string& name) const {
+  if (name.empty() || name[0] == '/' || diag_.base_dir.empty()) return name;
+  return diag_.base_dir + "/" + name;
+}
+
+void Block::set(const std::string& key, const YAML::Node& value) {
+  known_.insert(key);
+  if (node_.IsMap()) node_[key] = value;
+}
+
+void Block::remove(const std::string& key) {
+  if (node_.IsMap()) node_.remove(key);
+}
+
 void Block::not_available(const std::string& key, const std::string& what) {
   known_.insert(key);
   if (has(key)) error(key, what + " is not available in this version");

@@ -71,6 +71,17 @@ class Block {
   // The value of a key as written, of any shape (undefined when absent).
   YAML::Node raw(const std::string& key);
   void error(const std::string& key, const std::string& message);
+  // An error at a place given as text (where_of, or FILE:LINE:COLUMN of a data file).
+  void error_where(const std::string& where, const std::string& message);
+  // FILE:LINE:COLUMN of the key's value, or of item i of its list (item j of row i of a matrix).
+  std::string where_of(const std::string& key, int item = -1, int sub = -1) const;
+  // A data file's name as written in the config, taken from the config's folder
+  // when relative.
+  std::string data_path(const std::string& name) const;
+  // Puts `value` at `key` in the config (a data file's content in place of its
+  // name), so the job's text, stored with its results and checkpoints, holds it.
+  void set(const std::string& key, const YAML::Node& value);
+  void remove(const std::string& key);
   // A key of the config contract that this version does not implement yet: known
   // (so not reported as a misspelling) but refused with a clear message.
   void not_available(const std::string& key, const std::string& what);

@@ -241,9 +241,10 @@ void check_replicates(Block& run, const RunConfig& r) {
 
 namespace {
 Job load(const std::string& text, const std::string& label, const std::vector<std::string>& overrides,
-         SchemaRecorder* schema) {
+         SchemaRecorder* schema, const std::string& base_dir) {
   Diagnostics diag(label);
   diag.schema = schema;
+  diag.base_dir = base_dir;
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -285,13 +286,13 @@ Job load(const std::string& text, const std::string& label, const std::vector<st
 }  // namespace
 
 Job load_job_text(const std::string& text, const std::string& label,
-                  const std::vector<std::string>& overrides, SchemaRecorder* schema) {
+                  const std::vector<std::string>& overrides, SchemaRecorder* schema, const std::string& base_dir) {
   static const bool checking = std::getenv("MCSIM_SCHEMA_CHECK") != nullptr;
-  if (!checking) return load(text, label, overrides, schema);
+  if (!checking) return load(text, label, overrides, schema, base_dir);
   SchemaRecorder mine;
   SchemaRecorder* rec = schema ? schema : &mine;
   try {
-    Job job = load(text, label, overrides, rec);
+    Job job = load(text, label, overrides, rec, base_dir);
     check_declared(*rec);
     return job;
   } catch (const ConfigError&) {
@@ -317,7 +318,8 @@ Job load_job_file(const std::string& path, const std::vector<std::string>& overr
   }
   std::stringstream ss;
   ss << in.rdbuf();
-  return load_job_text(ss.str(), path, overrides);
+  const std::size_t slash = path.rfind('/');
+  return load_job_text(ss.str(), path, overrides, nullptr, slash == std::string::npos ? "" : path.substr(0, std::max<std::size_t>(slash, 1)));
 }
 
 

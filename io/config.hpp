@@ -59,8 +59,10 @@ struct Job {
 // validation; errors in them are reported against the --set option.
 Job load_job_file(const std::string& path, const std::vector<std::string>& overrides = {});
 // `schema`, when given, records every key the loader reads (mcsim schema).
+// `base_dir`: the folder relative data-file names are taken from ("": the working one).
 Job load_job_text(const std::string& text, const std::string& label,
-                  const std::vector<std::string>& overrides = {}, SchemaRecorder* schema = nullptr);
+                  const std::vector<std::string>& overrides = {}, SchemaRecorder* schema = nullptr,
+                  const std::string& base_dir = "");
 
 // Every config key, declared next to its reader: the loader's (run, model.type),
 // each model family's, the scenarios'. What mcsim schema prints.

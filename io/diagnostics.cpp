@@ -30,6 +30,10 @@ void Diagnostics::error_at(int line, int column, const std::string& message) {
                    message);
 }
 
+void Diagnostics::error_where(const std::string& where, const std::string& message) {
+  lines_.push_back((context_.empty() ? "" : context_ + ": ") + where + ": " + message);
+}
+
 std::string Diagnostics::report() const {
   std::string out;
   for (const auto& l : lines_) out += l + "\n";

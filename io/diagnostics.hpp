@@ -21,13 +21,20 @@ class Diagnostics {
   // key_path is the dotted key the error is about ("model.process.volatility").
   void error(const YAML::Mark& mark, const std::string& key_path, const std::string& message);
   void error_at(int line, int column, const std::string& message);
+  // An error at a place given as text: FILE:LINE:COLUMN of a data file the config names.
+  void error_where(const std::string& where, const std::string& message);
   void mark_overridden(const std::string& key_path) { overridden_.insert(key_path); }
   // Put before every message from now on, such as "scenario vol_up" ("" for none).
   void set_context(std::string context) { context_ = std::move(context); }
 
+  // The config's name as errors start with it.
+  const std::string& location() const { return file_; }
   bool empty() const { return lines_.empty(); }
   // When set, every key read is recorded there (mcsim schema).
   SchemaRecorder* schema = nullptr;
+  // The folder that relative data-file names in the config are taken from: the
+  // config file's own ("" for the working directory).
+  std::string base_dir;
   const std::vector<std::string>& lines() const { return lines_; }
   std::string report() const;
 

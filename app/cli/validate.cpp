@@ -38,7 +38,7 @@ std::vector<ValidationRow> run_file(const fs::path& file, const Session& session
         set.push_back(kv.first.as<std::string>() + "=" + v.c_str());
       }
     set.insert(set.end(), overrides.begin(), overrides.end());
-    const io::Job job = parse_job(base.c_str(), file.string() + " case " + name, set);
+    const io::Job job = parse_job(base.c_str(), file.string() + " case " + name, set, file.parent_path().string());
     const io::Results r = session.run(job, options);
     const auto& scenario = r.scenarios.front();
     for (const auto& kv : c["expect"]) {
