@@ -21,8 +21,18 @@ using PathKernel =
                  option::StepPath<float, 2, true>, option::StepPath<double, 2, true>,
                  option::StepPath<float, 1, false, true>, option::StepPath<double, 1, false, true>,  // Sobol
                  option::StepPath<float, 1, true, true>, option::StepPath<double, 1, true, true>,
-                 option::StepPath<float, 1, false, false, true>, option::StepPath<double, 1, false, false, true>,  // Heston
-                 option::StepPath<float, 2, false, false, true>, option::StepPath<double, 2, false, false, true>,
+                 option::StepPath<float, 1, false, false, option::Dynamics::Heston>,
+                 option::StepPath<double, 1, false, false, option::Dynamics::Heston>,
+                 option::StepPath<float, 2, false, false, option::Dynamics::Heston>,
+                 option::StepPath<double, 2, false, false, option::Dynamics::Heston>,
+                 option::StepPath<float, 1, false, false, option::Dynamics::LocalVol>,
+                 option::StepPath<double, 1, false, false, option::Dynamics::LocalVol>,
+                 option::StepPath<float, 2, false, false, option::Dynamics::LocalVol>,
+                 option::StepPath<double, 2, false, false, option::Dynamics::LocalVol>,
+                 option::StepPath<float, 1, false, false, option::Dynamics::Cev>,
+                 option::StepPath<double, 1, false, false, option::Dynamics::Cev>,
+                 option::StepPath<float, 2, false, false, option::Dynamics::Cev>,
+                 option::StepPath<double, 2, false, false, option::Dynamics::Cev>,
                  option::BasketPath<float>, option::BasketPath<double>,  //
                  option::BasketPath<float, true>, option::BasketPath<double, true>,
                  option::AmericanPath<float>, option::AmericanPath<double>>;

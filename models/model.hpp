@@ -53,10 +53,6 @@ struct GreekBump {
   Scheme scheme;
 };
 
-// A fresh id for a kernel's data, so a device copy of an earlier job's data is
-// never taken for this one's.
-std::uint64_t new_kernel_id();
-
 class Model {
  public:
   virtual ~Model() = default;

@@ -184,6 +184,14 @@ TEST_CASE("path-dependent, Heston, Sobol, basket and Bermudan options and path G
       "  process:\n    rate: 0.03\n    assets: [{ name: A, spot: 100, volatility: 0.25 }, { name: B, spot: 95, volatility: 0.3,"
       " dividend: 0.02 }, { name: C, spot: 110, volatility: 0.2 }]\n"
       "    correlation: [[1, 0.5, -0.2], [0.5, 1, 0.3], [-0.2, 0.3, 1]]\n";
+  const std::string curves =
+      "  market:\n    discount: { times: [0.5, 1, 2], zero_rates: [0.02, 0.03, 0.045] }\n"
+      "    dividend_yield: { times: [1, 3], zero_rates: [0.01, 0.015] }\n"
+      "    dividends: [{ time: 0.75, proportional: 0.02 }]\n";
+  const std::string smile =
+      "    vol_surface: { expiries: [0.5, 1, 2], strikes: [70, 85, 100, 115, 130],\n"
+      "                   vols: [[0.32, 0.27, 0.23, 0.21, 0.205], [0.30, 0.26, 0.23, 0.215, 0.21],"
+      " [0.29, 0.26, 0.235, 0.22, 0.215]] }\n";
   const std::vector<std::string> instruments{
       gbm + "  instrument: { type: asian, average: arithmetic, fixings: 52, option: call, strike: 95, maturity: 1,"
       " barrier: 80, kind: down-and-out }\n",
@@ -221,6 +229,23 @@ TEST_CASE("path-dependent, Heston, Sobol, basket and Bermudan options and path G
       "  greeks: [delta, gamma, vega, rho]\n  variance_reduction: [antithetic]\n",
       gbm + "  instrument: { type: digital, option: call, strike: 105, maturity: 1, cash: 10 }\n"
       "  greeks: [delta, gamma, vega, rho]\n",
+      // Market curves, a dividend and a volatility term structure: the one-step
+      // European, and stepped paths reading their per-step table.
+      curves + "  process: { type: gbm, spot: 100, volatility: { times: [0.5, 1], values: [0.3, 0.2] } }\n"
+      "  instrument: { type: european, option: call, strike: 100, maturity: 1.5 }\n",
+      curves + "  process: { type: gbm, spot: 100, volatility: { times: [0.5, 1], values: [0.3, 0.2] } }\n"
+      "  instrument: { type: asian, average: arithmetic, fixings: 36, option: put, strike: 100, maturity: 1.5 }\n"
+      "  variance_reduction: [antithetic]\n",
+      // Dupire's local volatility from a smile, and CEV.
+      "  market:\n" + smile + "  process: { type: local_vol, spot: 100, rate: 0.03, dividend: 0.01 }\n"
+      "  instrument: { type: asian, average: arithmetic, fixings: 50, option: call, strike: 100, maturity: 1,"
+      " barrier: 75, kind: down-and-out }\n",
+      "  market:\n" + smile + "  process: { type: local_vol, spot: 100, rate: 0.03, dividend: 0.01 }\n"
+      "  instrument: { type: digital, option: put, strike: 95, maturity: 1.5 }\n  steps: 60\n"
+      "  variance_reduction: [antithetic]\n",
+      "  process: { type: cev, spot: 100, rate: 0.05, dividend: 0.02, sigma: 2.5, beta: 0.5 }\n"
+      "  instrument: { type: european, option: put, strike: 80, maturity: 1 }\n  steps: 50\n"
+      "  variance_reduction: [antithetic]\n",
   };
   for (const char* precision : {"float", "double"})
     for (const auto& inst : instruments) {

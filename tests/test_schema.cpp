@@ -17,10 +17,11 @@ namespace {
 io::SchemaRecorder examples() {
   io::SchemaRecorder rec;
   for (const auto& e : fs::directory_iterator(std::string(MCSIM_SOURCE_DIR) + "/configs")) {
+    if (e.path().extension() != ".yaml") continue;  // data files the jobs name sit in configs/data
     std::ifstream in(e.path());
     std::stringstream text;
     text << in.rdbuf();
-    io::load_job_text(text.str(), e.path().string(), {}, &rec);
+    io::load_job_text(text.str(), e.path().string(), {}, &rec, e.path().parent_path().string());
   }
   return rec;
 }

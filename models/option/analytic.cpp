@@ -23,6 +23,18 @@ double bsm_price(const BsmInput& in) {
   return bsm_value(in.spot, in.strike, in.rate, in.dividend, in.volatility, in.maturity, in.call);
 }
 
+double implied_volatility(const BsmInput& in, double price) {
+  BsmInput at = in;
+  double lo = 1e-6, hi = 5;
+  const auto value = [&](double v) { return at.volatility = v, bsm_price(at); };
+  if (!(price >= value(lo)) || !(price <= value(hi))) return NAN;
+  for (int i = 0; i < 200 && hi - lo > 1e-15; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (value(mid) < price ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
 double bsm_delta(const BsmInput& in) {
   const auto d = d12(in);
   const double qf = std::exp(-in.dividend * in.maturity);

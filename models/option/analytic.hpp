@@ -67,6 +67,18 @@ struct HestonInput {
 // in its "little trap" form (Albrecher et al.), integrated by Gauss-Legendre panels.
 double heston_price(const HestonInput& in);
 
+// dS = (r - q) S dt + sigma S^beta dW, 0 < beta < 1, absorbed at zero.
+struct CevInput {
+  double spot, strike, rate, dividend, maturity, sigma, beta;
+  bool call;
+};
+// European option under the constant elasticity of variance (Schroder 1989); beta = 1
+// is Black-Scholes with volatility sigma.
+double cev_price(const CevInput& in);
+// The Black-Scholes volatility that gives `price` (bisection on the price, which
+// rises with the volatility); NaN when no volatility in (0, 5] does.
+double implied_volatility(const BsmInput& in, double price);
+
 }  // namespace mcsim::option
 
 namespace mcsim::option {

@@ -6,13 +6,14 @@
 #include <algorithm>
 
 #include "models/correlation.hpp"
+#include "models/market/local_vol.hpp"
 #include "models/option/option_model.hpp"
 
 namespace mcsim::option {
 
 namespace {
 
-// Heston paths are stepped; without model.steps they take this many.
+// Heston and local-volatility paths are stepped; without model.steps they take this many.
 constexpr std::uint64_t kHestonDefaultSteps = 100;
 // An American option is exercisable on this many dates unless model.steps says otherwise.
 constexpr std::uint64_t kAmericanDefaultDates = 50;
@@ -81,10 +82,56 @@ void parse_basket(io::Block& inst, OptionSpec& s) {
   }
 }
 
+// model.process.volatility: one number, or {times, values}, piecewise constant.
+void parse_volatility(io::Block& process, OptionSpec& s) {
+  if (!process.has("volatility") || process.has_scalar("volatility")) {
+    s.volatility = process.real("volatility", std::nullopt, kVolatility);
+    s.vol_term = market::VolTerm::flat(s.volatility);
+    return;
+  }
+  process.schema_note("volatility", "", kVolatility.describe());
+  io::Block v = process.child("volatility", true);
+  const auto times = v.reals("times", kMaturity);
+  const auto values = v.reals("values", kVolatility);
+  v.finish();
+  if (!v.valid()) return;
+  if (times.empty() || times.size() != values.size())
+    return v.error(times.empty() ? "times" : "values", fmt::format("needs one value per time ({}), got {}", times.size(),
+                                                                  values.size()));
+  for (std::size_t i = 1; i < times.size(); ++i)
+    if (!(times[i] > times[i - 1]))
+      return v.error_where(v.where_of("times", static_cast<int>(i)), "times must increase");
+  s.vol_term = market::VolTerm(times, values);
+  s.volatility = values.front();
+}
+
+// Flat inputs to maturity equivalent to the market's (for closed forms and the
+// summary), the surface's arbitrage checks and Dupire's grid on the path's steps.
+void finish_market(io::Block& model, OptionSpec& s) {
+  if (s.multi_asset() || !model.valid() || s.maturity <= 0) return;
+  const double t = s.maturity;
+  const market::Market& m = s.market;
+  if (s.term_structure()) {
+    s.rate = m.discount.zero_rate(t);
+    s.dividend = s.rate - m.log_growth(t) / t;
+    if (s.gbm()) s.volatility = std::sqrt(s.vol_term.variance(0, t) / t);
+  }
+  if (!m.surface) return;
+  auto problems = market::arbitrage(*m.surface, s.spot, m);
+  for (const auto& p : problems) model.error_where(p.where, p.message);
+  if (!problems.empty() || s.process != Process::LocalVol) return;
+  std::vector<double> ends;
+  const std::uint64_t n = s.times.empty() ? s.steps : s.times.size();
+  for (std::uint64_t i = 1; i <= n; ++i) ends.push_back(s.times.empty() ? t * static_cast<double>(i) / n : s.times[i - 1]);
+  auto grid = market::dupire_grid(*m.surface, s.spot, m, ends, &problems);
+  for (const auto& p : problems) model.error_where(model.where_of("market"), "vol_surface: " + p.message);
+  s.local_vol = std::make_shared<const market::LocalVolGrid>(std::move(grid));
+}
+
 }  // namespace
 
 const std::vector<std::string>& process_names() {
-  static const std::vector<std::string> n{"gbm", "heston"};
+  static const std::vector<std::string> n{"gbm", "heston", "local_vol", "cev"};
   return n;
 }
 const std::vector<std::string>& instrument_names() {
@@ -113,16 +160,34 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   OptionSpec s;
   using io::Range;
 
+  s.market = market::parse_market(model);
   io::Block process = model.child("process", true);
   s.process = process.choice_of("type", process_names(), std::optional<Process>(Process::Gbm));
-  s.rate = process.real("rate", 0.0, {-1.0, 1.0});
+  // A curve in model.market replaces the process's flat rate or dividend.
+  if (s.market.has_discount && process.has("rate"))
+    process.error("rate", "the rate comes from model.market.discount: give one or the other");
+  else if (!s.market.has_discount)
+    s.market.discount = market::Curve::flat(s.rate = process.real("rate", 0.0, {-1.0, 1.0}));
   if (process.has("assets")) {
     parse_assets(process, s);
   } else {
     s.spot = process.real("spot", std::nullopt, Range::positive());
-    s.dividend = process.real("dividend", 0.0, {-1.0, 1.0});
+    if (s.market.has_dividend_yield && process.has("dividend"))
+      process.error("dividend", "the yield comes from model.market.dividend_yield: give one or the other");
+    else if (!s.market.has_dividend_yield)
+      s.market.dividend_yield = market::Curve::flat(s.dividend = process.real("dividend", 0.0, {-1.0, 1.0}));
     process.not_available("correlation", "a correlation without model.process.assets");
   }
+  const bool market_data = !s.market.flat() || s.market.surface;
+  if (market_data && (s.heston() || s.multi_asset()))
+    model.error("market", std::string(s.heston() ? "heston" : "several assets") +
+                              " take a flat rate and dividend in this version (market curves, dividends and surfaces "
+                              "serve gbm, local_vol and cev)");
+  if (s.market.surface && s.process != Process::LocalVol)
+    model.error("market", "a vol_surface is the input of process type local_vol (under " + name_of(s.process) +
+                              " it would be unused)");
+  if (s.process == Process::LocalVol && !s.market.surface)
+    process.error("type", "local_vol needs the implied volatilities of model.market.vol_surface");
   if (s.heston()) {
     s.v0 = process.real("v0", std::nullopt, Range{0, 1e308, false, false});
     s.kappa = process.real("kappa", std::nullopt, Range::positive());
@@ -130,8 +195,11 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
     s.xi = process.real("xi", std::nullopt, Range::positive());
     s.rho = process.real("rho", std::nullopt, Range{-1.0, 1.0});
     s.qe = process.choice("scheme", {"qe", "euler"}, std::string("qe")) == "qe";
-  } else if (!s.multi_asset()) {
-    s.volatility = process.real("volatility", std::nullopt, kVolatility);
+  } else if (s.process == Process::Cev) {
+    s.cev_sigma = process.real("sigma", std::nullopt, Range::positive());
+    s.cev_beta = process.real("beta", std::nullopt, Range{0, 1, true, false});
+  } else if (s.gbm() && !s.multi_asset()) {
+    parse_volatility(process, s);
   }
   process.finish();
 
@@ -172,9 +240,6 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
         if (i && s.times[i] <= s.times[i - 1]) inst.error("times", "fixing times must increase");
         if (s.times[i] > s.maturity) inst.error("times", "a fixing time is after the maturity");
       }
-      if (s.times.size() > static_cast<std::size_t>(StepPath<double, 1>::kMaxTimes))
-        inst.error("times", "at most " + std::to_string(StepPath<double, 1>::kMaxTimes) +
-                                " given times (equally spaced fixings have no limit)");
       if (s.times.empty()) inst.error("times", "needs at least one fixing time");
     } else {
       s.steps = inst.count("fixings", std::nullopt, 1);
@@ -211,9 +276,10 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   } else if (s.instrument == Instrument::Bermudan) {
     if (model.has("steps")) model.error("steps", "a Bermudan option steps at its exercise dates; set instrument.exercise_dates");
   } else {
-    model.schema_note("steps", fmt::format("1; {} under Heston, {} for an American option", kHestonDefaultSteps,
-                                           kAmericanDefaultDates));
-    s.steps = model.count("steps", s.heston() ? kHestonDefaultSteps : s.instrument == Instrument::American ? kAmericanDefaultDates : 1, 1);
+    model.schema_note("steps", fmt::format("1; {} under heston, local_vol and cev, {} for an American option",
+                                           kHestonDefaultSteps, kAmericanDefaultDates));
+    s.steps = model.count("steps", s.heston() || s.local() ? kHestonDefaultSteps
+                                   : s.instrument == Instrument::American ? kAmericanDefaultDates : 1, 1);
   }
   if (s.early_exercise()) {
     if (s.steps > kMaxDates) model.error("steps", "an American option is exercisable on at most " + std::to_string(kMaxDates) + " dates");
@@ -222,15 +288,23 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   } else if (model.has("regression_paths")) {
     model.error("regression_paths", "only American and Bermudan options fit an exercise rule");
   }
-  if (s.heston()) {
-    // Heston paths are stepped on equal steps and watched at the steps.
-    if (s.instrument != Instrument::European && !s.path_dependent())
+  if (s.heston() || s.local()) {
+    // Heston and local-volatility paths are stepped and watched at the steps.
+    const std::string under = "under " + name_of(s.process);
+    if (s.instrument != Instrument::European && s.instrument != Instrument::Digital && !s.path_dependent())
+      inst.error("type", under + " mcsim prices european, digital, asian, barrier and lookback options");
+    if (s.instrument == Instrument::Digital && s.heston())
       inst.error("type", "under heston mcsim prices european, asian, barrier and lookback options");
-    if (!s.times.empty()) inst.error("times", "under heston fixings are equally spaced; give fixings, not times");
+    if (!s.times.empty() && s.heston()) inst.error("times", "under heston fixings are equally spaced; give fixings, not times");
     if (s.continuous)
-      inst.error("monitoring", "continuous monitoring needs GBM's Brownian bridge; under heston the steps are watched "
-                               "(monitoring: discrete, with model.steps or fixings as fine as needed)");
+      inst.error("monitoring", "continuous monitoring needs GBM's Brownian bridge; " + under +
+                                   " the steps are watched (monitoring: discrete, with model.steps or fixings as fine "
+                                   "as needed)");
   }
+  if (s.term_structure() && s.gbm() && s.instrument != Instrument::European && s.instrument != Instrument::Digital &&
+      !s.path_dependent())
+    model.error("market", "market curves, dividends and a volatility term structure serve european, digital, asian, "
+                          "barrier and lookback options in this version");
   for (const auto& v : model.choices("variance_reduction", {"antithetic", "control_variate", "sobol"})) {
     if (v == "antithetic") s.antithetic = true;
     if (v == "control_variate") s.control_variate = true;
@@ -238,7 +312,7 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   }
   if (s.sobol) {
     // The Brownian bridge builds one GBM path on equal steps.
-    if (s.heston() || s.multi_asset() || s.early_exercise() || s.instrument == Instrument::Digital)
+    if (!s.gbm() || s.multi_asset() || s.early_exercise() || s.instrument == Instrument::Digital)
       model.error("variance_reduction", "sobol drives a single GBM asset's path: european, asian, barrier or lookback");
     else if (!s.times.empty())
       model.error("variance_reduction", "sobol builds paths on equally spaced steps; give fixings, not times");
@@ -247,8 +321,9 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   }
   if (s.control_variate) {
     // The control must have a known mean and move with the payoff.
-    if (s.heston())
-      model.error("variance_reduction", "the controls' means are GBM closed forms: control_variate needs process gbm");
+    if (!s.gbm() || s.term_structure())
+      model.error("variance_reduction", "the controls' means are GBM closed forms: control_variate needs process gbm "
+                                        "with flat rates and volatility");
     else if (s.early_exercise())
       model.error("variance_reduction", "control_variate is not available for early exercise in this version");
     else if (s.instrument == Instrument::Basket && s.basket != BasketKind::Average)
@@ -261,9 +336,14 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
                                         "without a barrier");
   }
   s.greeks = model.choices("greeks", {"delta", "gamma", "vega", "rho", "theta"});
-  if (s.heston())
-    for (const auto& g : s.greeks)
-      if (g == "vega") model.error("greeks", "vega needs a GBM volatility (under heston, bump v0 or theta with --set)");
+  for (const auto& g : s.greeks) {
+    if (g == "vega" && (!s.gbm() || !s.vol_term.is_flat()))
+      model.error("greeks", "vega bumps one flat GBM volatility (under " + name_of(s.process) +
+                                (s.gbm() ? " with a term structure" : "") + ", bump its inputs with --set and compare)");
+    if (g == "rho" && s.market.has_discount)
+      model.error("greeks", "rho bumps the flat model.process.rate (with a discount curve, bump its rates with --set)");
+  }
+  finish_market(model, s);
 
   // Errors inside list items (assets) reach the diagnostics without their parent block.
   if (!model.valid() || !process.valid() || !inst.valid() || !model.diagnostics().empty()) return nullptr;
@@ -279,16 +359,25 @@ const std::vector<io::KeySchema>& option_keys() {
   static const std::vector<io::KeySchema> keys{
       {"model.process", "block", "", "",
        "the price process of an option job"},
-      {"model.process.type", "one of", "gbm", "gbm, heston",
-       "geometric Brownian motion or the Heston stochastic-volatility model"},
+      {"model.process.type", "one of", "gbm", "gbm, heston, local_vol, cev",
+       "geometric Brownian motion, Heston's stochastic volatility, Dupire's local volatility from "
+       "model.market.vol_surface, or the constant elasticity of variance"},
       {"model.process.rate", "number", "0", "in [-1, 1]",
        "the continuously compounded risk-free rate, per year"},
       {"model.process.spot", "number", "", "> 0",
        "the underlying's price today"},
       {"model.process.dividend", "number", "0", "in [-1, 1]",
        "the continuous dividend yield, per year"},
-      {"model.process.volatility", "number", "", "in (0, 5]",
-       "the annual volatility of the underlying"},
+      {"model.process.volatility", "number or block", "", "in (0, 5]",
+       "the annual volatility of the underlying: one number, or {times, values}, piecewise constant"},
+      {"model.process.volatility.times", "list of numbers", "-", "in (0, 100]",
+       "the ends of the volatility's intervals in years, increasing; the last value holds beyond"},
+      {"model.process.volatility.values", "list of numbers", "-", "in (0, 5]",
+       "the volatility on each interval, one per time"},
+      {"model.process.sigma", "number", "", "> 0",
+       "CEV: the volatility scale sigma in dS = (r - q) S dt + sigma S^beta dW"},
+      {"model.process.beta", "number", "", "in (0, 1]",
+       "CEV: the elasticity beta (1: GBM)"},
       {"model.instrument", "block", "", "",
        "the option priced"},
       {"model.instrument.type", "one of", "", "european, digital, asian, barrier, lookback, basket, american, bermudan",
@@ -299,7 +388,7 @@ const std::vector<io::KeySchema>& option_keys() {
        "years to expiry"},
       {"model.instrument.strike", "number", "", "> 0 or any for a spread",
        "the strike price"},
-      {"model.steps", "whole number", "1; 100 under Heston, 50 for an American option", ">= 1",
+      {"model.steps", "whole number", "1; 100 under heston, local_vol and cev, 50 for an American option", ">= 1",
        "time steps of a path (path-dependent payoffs, Heston, American exercise dates)"},
       {"model.regression_paths", "whole number", "65536", ">= 64, <= 67108864",
        "American and Bermudan: paths of the Longstaff-Schwartz fit, apart from the pricing paths"},
@@ -356,7 +445,12 @@ const std::vector<io::KeySchema>& option_keys() {
       {"model.instrument.strike_type", "one of", "fixed", "fixed, floating",
        "lookback: a fixed strike, or the path's extreme as a floating strike"},
   };
-  return keys;
+  static const std::vector<io::KeySchema> all = [] {
+    std::vector<io::KeySchema> out = keys;
+    out.insert(out.end(), market::market_keys().begin(), market::market_keys().end());
+    return out;
+  }();
+  return all;
 }
 
 }  // namespace mcsim::option

@@ -69,30 +69,37 @@ HestonStep<Real> make_heston_step(const OptionSpec& s) {
   return k;
 }
 
-template <class Real, int Copies, bool Control, bool Sobol = false, bool Heston = false>
-StepPath<Real, Copies, Control, Sobol, Heston> make_step_path(const OptionSpec& s, const KernelSetup& setup) {
-  StepPath<Real, Copies, Control, Sobol, Heston> k{};
+template <class Real, int Copies, bool Control, bool Sobol = false, Dynamics D = Dynamics::Gbm>
+StepPath<Real, Copies, Control, Sobol, D> make_step_path(const OptionSpec& s, const KernelSetup& setup,
+                                                         const StepTables& tables) {
+  StepPath<Real, Copies, Control, Sobol, D> k{};
   const double mu = s.rate - s.dividend - 0.5 * s.volatility * s.volatility;
   k.payoff = s.instrument == Instrument::Lookback
                  ? (s.strike_type == StrikeType::Floating ? StepPayoff::LookbackFloating : StepPayoff::LookbackFixed)
              : s.instrument == Instrument::Asian
                  ? (s.average == Average::Geometric ? StepPayoff::GeometricAverage : StepPayoff::ArithmeticAverage)
-                 : StepPayoff::European;
+             : s.instrument == Instrument::Digital ? StepPayoff::Digital
+                                                   : StepPayoff::European;
   const auto times = fixing_times(s);
   k.steps = static_cast<int>(times.size());
   k.log_spot = static_cast<Real>(std::log(s.spot));
   k.strike = static_cast<Real>(s.strike);
   k.sign = s.call ? Real(1) : Real(-1);
-  k.discount = static_cast<Real>(std::exp(-s.rate * s.maturity));
-  k.equal_steps = s.times.empty();
+  k.cash = static_cast<Real>(s.cash);
+  const double discount = s.term_structure() ? s.market.discount.discount(s.maturity) : std::exp(-s.rate * s.maturity);
+  k.discount = static_cast<Real>(discount);
+  k.equal_steps = s.times.empty() && !s.term_structure();
   const double dt = s.maturity / static_cast<double>(times.size());
   k.drift_dt = static_cast<Real>(mu * dt);
   k.vol_sqrt_dt = static_cast<Real>(s.volatility * std::sqrt(dt));
-  for (std::size_t i = 0; !k.equal_steps && i < times.size(); ++i) {
-    const double step = times[i] - (i ? times[i - 1] : 0.0);
-    k.drift_at[i] = static_cast<Real>(mu * step);
-    k.vol_at[i] = static_cast<Real>(s.volatility * std::sqrt(step));
+  k.step_data = tables.steps.view<Real>();
+  k.local_vol = tables.local_vol.view<Real>();
+  if (s.local_vol) {
+    k.lv_nodes = s.local_vol->nodes;
+    k.lv_inv_dk = static_cast<Real>(1 / s.local_vol->dk);
   }
+  k.cev_sigma = static_cast<Real>(s.cev_sigma);
+  k.cev_power = static_cast<Real>(s.cev_beta - 1);
   k.knock = s.knock == KnockKind::None      ? Knock::None
             : s.knock == KnockKind::DownOut ? Knock::DownOut
             : s.knock == KnockKind::UpOut   ? Knock::UpOut
@@ -100,11 +107,40 @@ StepPath<Real, Copies, Control, Sobol, Heston> make_step_path(const OptionSpec& 
                                             : Knock::UpIn;
   k.continuous = s.continuous;
   k.log_barrier = static_cast<Real>(s.knock == KnockKind::None ? 0.0 : std::log(s.barrier));
-  k.rebate_pv = static_cast<Real>(s.rebate * std::exp(-s.rate * s.maturity));
+  k.rebate_pv = static_cast<Real>(s.rebate * discount);
   k.control = s.instrument == Instrument::Asian ? ControlKind::GeometricAsian : ControlKind::European;
   if constexpr (Sobol) k.plan = make_bridge_plan<Real>(k.steps, setup.chunk_paths, setup.seed);
-  if constexpr (Heston) k.heston = make_heston_step<Real>(s);
+  if constexpr (D == Dynamics::Heston) k.heston = make_heston_step<Real>(s);
   return k;
+}
+
+// A stepped path's per-step data: GBM's drift and volatility per step where they
+// are not all equal (given fixing times, term structures); a local volatility's
+// carry, dt, sqrt(dt) and grid origin per step, and Dupire's grid.
+StepTables make_step_tables(const OptionSpec& s) {
+  StepTables out;
+  if (!s.stepped() || s.multi_asset() || s.heston()) return out;
+  const bool gbm_table = s.gbm() && (!s.times.empty() || s.term_structure());
+  if (!s.local() && !gbm_table) return out;
+  const auto times = fixing_times(s);
+  const double mu = s.rate - s.dividend - 0.5 * s.volatility * s.volatility;
+  const market::Market& m = s.market;
+  const double k_lo = s.local_vol ? s.local_vol->k_lo : 0.0;
+  std::vector<double> v;
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    const double t0 = i ? times[i - 1] : 0.0, t1 = times[i], step = t1 - t0;
+    if (s.local()) {
+      v.insert(v.end(), {m.log_growth(t1) - m.log_growth(t0), step, std::sqrt(step), std::log(s.spot) + m.log_growth(t0) + k_lo});
+    } else if (!s.term_structure()) {
+      v.insert(v.end(), {mu * step, s.volatility * std::sqrt(step)});
+    } else {
+      const double var = s.vol_term.variance(t0, t1);
+      v.insert(v.end(), {m.log_growth(t1) - m.log_growth(t0) - 0.5 * var, std::sqrt(var)});
+    }
+  }
+  out.steps = TableData(v);
+  if (s.local_vol) out.local_vol = TableData(s.local_vol->sigma);
+  return out;
 }
 
 template <class Real, bool Greeks, bool Antithetic>
@@ -240,6 +276,8 @@ std::vector<Reference> two_asset_greeks(const OptionSpec& s) {
 
 }  // namespace
 
+OptionModel::OptionModel(OptionSpec spec) : spec_(std::move(spec)), tables_(make_step_tables(spec_)) {}
+
 namespace {
 // The control's mean: the exact geometric Asian or geometric basket, or the
 // Black-Scholes-Merton price.
@@ -254,7 +292,7 @@ double control_mean(const OptionSpec& s) {
 // other instruments, comes by bump and revalue).
 std::vector<std::string> OptionModel::path_greeks() const {
   std::vector<std::string> out;
-  if (spec_.heston() || spec_.multi_asset() || spec_.sobol ||
+  if (!spec_.gbm() || spec_.term_structure() || spec_.multi_asset() || spec_.sobol ||
       (spec_.instrument != Instrument::European && spec_.instrument != Instrument::Digital))
     return out;
   for (const auto& g : spec_.greeks)
@@ -333,9 +371,10 @@ Summary OptionModel::summarise(const std::vector<double>& total) const {
 std::vector<Reference> OptionModel::references() const {
   std::vector<Reference> refs = price_references();
   if (spec_.control_variate) refs.push_back({"control", control_mean(spec_)});
-  if (spec_.instrument == Instrument::Digital && !spec_.heston()) {
+  if (spec_.instrument == Instrument::Digital && spec_.gbm()) {
     const DigitalGreeks d = digital_greeks(bsm_input(spec_), spec_.cash);
     for (const auto& g : spec_.greeks) {
+      if (spec_.term_structure() && g != "delta" && g != "gamma") continue;
       if (g == "delta") refs.push_back({g, d.delta});
       if (g == "gamma") refs.push_back({g, d.gamma});
       if (g == "vega") refs.push_back({g, d.vega});
@@ -346,9 +385,11 @@ std::vector<Reference> OptionModel::references() const {
     const auto greeks = two_asset_greeks(spec_);
     refs.insert(refs.end(), greeks.begin(), greeks.end());
   }
-  if (spec_.instrument == Instrument::European && !spec_.heston()) {
+  if (spec_.instrument == Instrument::European && spec_.gbm()) {
+    // Term structures: delta and gamma are those of the equivalent flat inputs.
     const BsmInput in = bsm_input(spec_);
     for (const auto& g : spec_.greeks) {
+      if (spec_.term_structure() && g != "delta" && g != "gamma") continue;
       if (g == "delta") refs.push_back({g, bsm_delta(in)});
       if (g == "gamma") refs.push_back({g, bsm_gamma(in)});
       if (g == "vega") refs.push_back({g, bsm_vega(in)});
@@ -399,6 +440,23 @@ std::vector<Reference> OptionModel::price_references() const {
     return {{"price", two_asset_value(s, two_asset_input(s))}};
   }
   const BsmInput in = bsm_input(s);
+  const bool vanilla = s.instrument == Instrument::European || s.instrument == Instrument::Digital;
+  if (s.process == Process::LocalVol) {
+    // Dupire's volatility from a flat surface is that volatility: Black-Scholes.
+    const auto& q = s.market.surface->vols;
+    double lo = q[0][0], hi = q[0][0];
+    for (const auto& row : q)
+      for (double v : row) lo = std::min(lo, v), hi = std::max(hi, v);
+    if (!vanilla || lo != hi) return {};
+    BsmInput flat = in;
+    flat.volatility = lo;
+    return {{"price", s.instrument == Instrument::Digital ? digital_price(flat, s.cash) : bsm_price(flat)}};
+  }
+  if (s.process == Process::Cev) {
+    if (!vanilla || s.instrument == Instrument::Digital || !s.market.flat()) return {};
+    return {{"price", cev_price({s.spot, s.strike, s.rate, s.dividend, s.maturity, s.cev_sigma, s.cev_beta, s.call})}};
+  }
+  if (s.term_structure() && !vanilla) return {};  // the closed forms below take flat inputs
   if (s.early_exercise()) {
     // The tree on the same exercise dates; an American is priced on `steps` dates, so
     // its reference, exercisable at any time, also carries the gap between the two.
@@ -442,28 +500,34 @@ PathKernel OptionModel::kernel(const KernelSetup& setup) const {
     if (spec_.control_variate) return f ? PathKernel(make_basket_path<float, true>(spec_)) : PathKernel(make_basket_path<double, true>(spec_));
     return f ? PathKernel(make_basket_path<float, false>(spec_)) : PathKernel(make_basket_path<double, false>(spec_));
   }
-  if (spec_.heston()) {
-    const bool f = precision == Precision::Float;
+  const StepTables& t = tables_;
+  if (!spec_.gbm()) {
+    const bool f = precision == Precision::Float, a = spec_.antithetic;
     const OptionSpec& s = spec_;
-    if (spec_.antithetic)
-      return f ? PathKernel(make_step_path<float, 2, false, false, true>(s, setup))
-               : PathKernel(make_step_path<double, 2, false, false, true>(s, setup));
-    return f ? PathKernel(make_step_path<float, 1, false, false, true>(s, setup))
-             : PathKernel(make_step_path<double, 1, false, false, true>(s, setup));
+    const auto with = [&](auto dynamics) -> PathKernel {
+      constexpr Dynamics D = decltype(dynamics)::value;
+      if (a) return f ? PathKernel(make_step_path<float, 2, false, false, D>(s, setup, t))
+                      : PathKernel(make_step_path<double, 2, false, false, D>(s, setup, t));
+      return f ? PathKernel(make_step_path<float, 1, false, false, D>(s, setup, t))
+               : PathKernel(make_step_path<double, 1, false, false, D>(s, setup, t));
+    };
+    if (spec_.heston()) return with(std::integral_constant<Dynamics, Dynamics::Heston>{});
+    if (spec_.process == Process::LocalVol) return with(std::integral_constant<Dynamics, Dynamics::LocalVol>{});
+    return with(std::integral_constant<Dynamics, Dynamics::Cev>{});
   }
   if (spec_.stepped()) {
     const bool f = precision == Precision::Float, a = spec_.antithetic, c = spec_.control_variate;
     const OptionSpec& s = spec_;
     if (spec_.sobol) {
-      if (c) return f ? PathKernel(make_step_path<float, 1, true, true>(s, setup)) : PathKernel(make_step_path<double, 1, true, true>(s, setup));
-      return f ? PathKernel(make_step_path<float, 1, false, true>(s, setup)) : PathKernel(make_step_path<double, 1, false, true>(s, setup));
+      if (c) return f ? PathKernel(make_step_path<float, 1, true, true>(s, setup, t)) : PathKernel(make_step_path<double, 1, true, true>(s, setup, t));
+      return f ? PathKernel(make_step_path<float, 1, false, true>(s, setup, t)) : PathKernel(make_step_path<double, 1, false, true>(s, setup, t));
     }
     if (c) {
-      if (a) return f ? PathKernel(make_step_path<float, 2, true>(s, setup)) : PathKernel(make_step_path<double, 2, true>(s, setup));
-      return f ? PathKernel(make_step_path<float, 1, true>(s, setup)) : PathKernel(make_step_path<double, 1, true>(s, setup));
+      if (a) return f ? PathKernel(make_step_path<float, 2, true>(s, setup, t)) : PathKernel(make_step_path<double, 2, true>(s, setup, t));
+      return f ? PathKernel(make_step_path<float, 1, true>(s, setup, t)) : PathKernel(make_step_path<double, 1, true>(s, setup, t));
     }
-    if (a) return f ? PathKernel(make_step_path<float, 2, false>(s, setup)) : PathKernel(make_step_path<double, 2, false>(s, setup));
-    return f ? PathKernel(make_step_path<float, 1, false>(s, setup)) : PathKernel(make_step_path<double, 1, false>(s, setup));
+    if (a) return f ? PathKernel(make_step_path<float, 2, false>(s, setup, t)) : PathKernel(make_step_path<double, 2, false>(s, setup, t));
+    return f ? PathKernel(make_step_path<float, 1, false>(s, setup, t)) : PathKernel(make_step_path<double, 1, false>(s, setup, t));
   }
   const bool f = precision == Precision::Float, g = !path_greeks().empty(), a = spec_.antithetic;
   if (g && a) return f ? PathKernel(make_path<float, true, true>(spec_)) : PathKernel(make_path<double, true, true>(spec_));
@@ -502,10 +566,17 @@ std::string OptionModel::describe() const {
   if (p.heston())
     s << ", Heston (" << (p.qe ? "QE" : "full-truncation Euler") << ") S0=" << p.spot << " v0=" << p.v0
       << " kappa=" << p.kappa << " theta=" << p.theta << " xi=" << p.xi << " rho=" << p.rho;
+  else if (p.process == Process::LocalVol)
+    s << ", Dupire local volatility from a " << p.market.surface->expiries.size() << " x "
+      << p.market.surface->strikes.size() << " implied surface, S0=" << p.spot;
+  else if (p.process == Process::Cev)
+    s << ", CEV S0=" << p.spot << " sigma=" << p.cev_sigma << " beta=" << p.cev_beta;
   else
-    s << ", GBM S0=" << p.spot << " sigma=" << p.volatility;
+    s << ", GBM S0=" << p.spot << " sigma=" << p.volatility << (p.vol_term.is_flat() ? "" : " (to maturity; term structure)");
+  const bool curves = p.market.has_discount || p.market.has_dividend_yield || !p.market.dividends.empty();
   s << (p.strike_type == StrikeType::Floating ? std::string() : " K=" + number(p.strike)) << " T=" << p.maturity
-    << " r=" << p.rate << " q=" << p.dividend << (p.instrument == Instrument::Digital ? " cash=" + number(p.cash) : "");
+    << " r=" << p.rate << " q=" << p.dividend << (curves ? " (to maturity, from market curves and dividends)" : "")
+    << (p.instrument == Instrument::Digital ? " cash=" + number(p.cash) : "");
   if (p.stepped())
     s << ", " << (p.times.empty() ? p.steps : p.times.size())
       << (p.continuous ? " steps, continuous monitoring" : " steps");

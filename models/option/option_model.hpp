@@ -7,6 +7,8 @@
 
 #include "io/block.hpp"
 #include "io/schema.hpp"
+#include "models/market/local_vol.hpp"
+#include "models/market/market.hpp"
 #include "models/model.hpp"
 
 namespace mcsim::option {
@@ -18,7 +20,7 @@ struct Asset {
 
 // The choices of an option job, as enums once read; each names list holds the
 // config's words in the enum's order (after None, where there is one).
-enum class Process { Gbm, Heston };
+enum class Process { Gbm, Heston, LocalVol, Cev };
 enum class Instrument { European, Digital, Asian, Barrier, Lookback, Basket, American, Bermudan };
 enum class Average { None, Arithmetic, Geometric };
 enum class StrikeType { None, Fixed, Floating };
@@ -44,9 +46,17 @@ inline std::string name_of(KnockKind k) { return name_of(k, knock_names(), 1); }
 inline std::string name_of(BasketKind b) { return name_of(b, basket_names(), 1); }
 
 struct OptionSpec {
-  // process: gbm (volatility) or heston (v0, kappa, theta, xi, rho; scheme qe | euler)
+  // process: gbm (volatility), heston (v0, kappa, theta, xi, rho; scheme qe | euler),
+  // local_vol (Dupire's from market.vol_surface) or cev (sigma, beta)
   Process process = Process::Gbm;
+  // With market curves or a volatility term structure, rate, dividend and
+  // volatility are the flat inputs to maturity that give the same forward, discount
+  // and total variance (exact for a European's closed form).
   double spot = 0, rate = 0, dividend = 0, volatility = 0;
+  market::Market market;     // curves (flat at rate and dividend when not given), dividends, a surface
+  market::VolTerm vol_term;  // gbm: sigma(t)
+  double cev_sigma = 0, cev_beta = 1;
+  std::shared_ptr<const market::LocalVolGrid> local_vol;  // local_vol: Dupire's grid on the path's steps
   // Several correlated GBM assets (a basket) replace spot, volatility and dividend.
   std::vector<Asset> assets;
   std::vector<std::vector<double>> correlation;
@@ -78,13 +88,24 @@ struct OptionSpec {
   bool multi_asset() const { return !assets.empty(); }
   bool early_exercise() const { return instrument == Instrument::American || instrument == Instrument::Bermudan; }
   bool heston() const { return process == Process::Heston; }
-  // Walked step by step (StepPath): path-dependent payoffs, Heston paths, and GBM paths from Sobol points.
-  bool stepped() const { return path_dependent() || heston() || sobol; }
+  bool gbm() const { return process == Process::Gbm; }
+  // A local volatility: Dupire's or CEV's.
+  bool local() const { return process == Process::LocalVol || process == Process::Cev; }
+  // Market data beyond flat rates, or a volatility that changes with time.
+  bool term_structure() const { return !market.flat() || !vol_term.is_flat(); }
+  // Walked step by step (StepPath): path-dependent payoffs, Heston and local-volatility
+  // paths, and GBM paths from Sobol points.
+  bool stepped() const { return path_dependent() || heston() || local() || sobol; }
+};
+
+// A stepped path's per-step data (StepPath::step_data, local_vol), built once.
+struct StepTables {
+  TableData steps, local_vol;
 };
 
 class OptionModel : public Model {
  public:
-  explicit OptionModel(OptionSpec spec) : spec_(spec) {}
+  explicit OptionModel(OptionSpec spec);
   std::vector<std::string> outputs() const override;
   Summary summarise(const std::vector<double>& total) const override;
   std::vector<GreekBump> greek_bumps() const override;
@@ -105,6 +126,7 @@ class OptionModel : public Model {
   std::vector<std::string> path_greeks() const;
   std::vector<std::string> path_outputs() const;
   OptionSpec spec_;
+  StepTables tables_;
 };
 
 std::unique_ptr<Model> parse_option_model(io::Block& model);

@@ -1,5 +1,7 @@
-// Path-dependent payoffs on a GBM path observed at fixing times t_1..t_n (equal
-// steps, or given times), exact log steps, or on a Heston path (equal steps): the average (arithmetic or geometric,
+// Path-dependent payoffs on a path observed at fixing times t_1..t_n: GBM (equal
+// steps, or per-step drift and variance from term structures), exact log steps;
+// Heston (equal steps); or a local volatility sigma(t, S), Dupire's from a surface
+// or CEV's sigma S^(beta - 1), by log-Euler steps: the average (arithmetic or geometric,
 // Asian), the running extreme (lookback), and an optional single barrier checked
 // at the fixings or continuously, through the Brownian bridge between them.
 // Written once for both backends; one thread walks the G paths of a stream group,
@@ -8,6 +10,7 @@
 #pragma once
 #include <type_traits>
 
+#include "models/kernel_table.hpp"
 #include "models/option/heston_step.hpp"
 #include "models/option/payoff.hpp"
 #include "models/option/sobol_bridge.hpp"
@@ -16,27 +19,32 @@
 
 namespace mcsim::option {
 
-enum class StepPayoff : int { European, ArithmeticAverage, GeometricAverage, LookbackFixed, LookbackFloating };
+enum class StepPayoff : int { European, Digital, ArithmeticAverage, GeometricAverage, LookbackFixed, LookbackFloating };
 enum class Knock : int { None, DownOut, UpOut, DownIn, UpIn };
 
 enum class ControlKind : int { GeometricAsian, European };
+
+// How the log spot moves from one step to the next.
+enum class Dynamics : int { Gbm, Heston, LocalVol, Cev };
 
 // Copies = 2 adds the antithetic path (-Z) to each path; fixed at compile time so
 // the path state stays in registers. WithControl also scores a control variate on
 // the same path (the geometric Asian, or the European payoff) and the product of
 // the two, from which the estimate is corrected (reduce::control_variate). Sobol
 // draws the path from scrambled Sobol points, one scrambling per chunk. Heston
-// steps the log spot with stochastic variance (HestonStep), watched at the steps
-// only: the Brownian bridge between steps needs GBM's constant volatility.
-template <class Real, int Copies, bool WithControl = false, bool Sobol = false, bool Heston = false>
+// steps the log spot with stochastic variance (HestonStep), a local volatility
+// with the volatility at the path's spot; both are watched at the steps only: the
+// Brownian bridge between steps needs GBM's volatility, known in advance.
+template <class Real, int Copies, bool WithControl = false, bool Sobol = false, Dynamics D = Dynamics::Gbm>
 struct StepPath {
+  static constexpr bool Heston = D == Dynamics::Heston;
+  static constexpr bool Local = D == Dynamics::LocalVol || D == Dynamics::Cev;
   static_assert(!(Sobol && Copies == 2), "Sobol paths have no antithetic copies");
-  static_assert(!(Heston && (Sobol || WithControl)), "Heston paths take Philox normals and no control");
+  static_assert(!(D != Dynamics::Gbm && (Sobol || WithControl)), "only GBM paths take Sobol points or a control");
   using real_type = Real;
   // price [, control, price x control] [, the first path of each antithetic pair alone]
   static constexpr int kOutputs = (WithControl ? 3 : 1) + (Copies == 2 ? 1 : 0);
   static constexpr int kGroup = rng::NormalBlock<Real>::size;
-  static constexpr int kMaxTimes = 256;  // given fixing times; equal steps have no limit
   // CUDA launch bound: blocks of 256 threads resident per SM, which caps registers
   // (64 at 4, 128 at 2). Plain float paths fit in 64 without spilling; double paths
   // with antithetic copies or a control need more than 128.
@@ -47,9 +55,18 @@ struct StepPath {
   StepPayoff payoff;
   int steps;
   Real log_spot, strike, sign, discount;  // sign: +1 call, -1 put
+  Real cash;                              // a digital's payout
   bool equal_steps;
-  Real drift_dt, vol_sqrt_dt;                 // equal steps: (r - q - sigma^2/2) dt, sigma sqrt(dt)
-  Real drift_at[kMaxTimes], vol_at[kMaxTimes];  // given times, per step
+  Real drift_dt, vol_sqrt_dt;  // GBM on equal steps: (r - q - sigma^2/2) dt, sigma sqrt(dt)
+  // GBM otherwise: per step its drift and its volatility sqrt(variance). A local
+  // volatility: per step the carry log(F(t_s) / F(t_{s-1})), dt, sqrt(dt) and
+  // log F(t_{s-1}) + the grid's first log-moneyness.
+  KernelTable<Real> step_data;
+  static constexpr int kStepFields = Local ? 4 : 2;
+  KernelTable<Real> local_vol;  // Dupire: steps x lv_nodes volatilities (LocalVolGrid)
+  int lv_nodes;
+  Real lv_inv_dk;
+  Real cev_sigma, cev_power;  // CEV: sigma(S) = cev_sigma exp(cev_power log S), cev_power = beta - 1
   Knock knock;
   bool continuous;  // barrier and extremes monitored between fixings too
   Real log_barrier, rebate_pv;  // rebate discounted from expiry
@@ -66,6 +83,13 @@ struct StepPath {
   static void chunk_values(const double* mean, double* value) {
     for (int o = 0; o < kOutputs; ++o) value[o] = mean[o];
     if constexpr (WithControl) value[2] = mean[0] * mean[1];
+  }
+
+  // The tables a device needs a copy of, for the executor to replace by its own.
+  template <class F>
+  void for_each_table(F&& f) {
+    f(step_data);
+    f(local_vol);
   }
 
   MCSIM_HD Real heston_v0() const {
@@ -109,12 +133,30 @@ struct StepPath {
  private:
   enum class Monitor { None, Discrete, Continuous };
 
+  // The local volatility at log spot x: CEV's power of the spot, or the step's row
+  // of the Dupire grid at log-moneyness x - log F, linear between nodes and flat
+  // beyond the ends.
+  MCSIM_HD Real local_sigma(const Real* row, Real origin, Real x) const {
+    if constexpr (D == Dynamics::Cev) {
+      return cev_sigma * fast_exp(cev_power * x);
+    } else {
+      Real u = (x - origin) * lv_inv_dk;
+      const Real top = static_cast<Real>(lv_nodes - 1);
+      u = u < Real(0) ? Real(0) : u > top ? top : u;
+      int i = static_cast<int>(u);
+      i = i > lv_nodes - 2 ? lv_nodes - 2 : i;
+      const Real w = u - static_cast<Real>(i);
+      return row[i] + w * (row[i + 1] - row[i]);
+    }
+  }
+
   // Picks the step loop compiled for this payoff and barrier monitoring, so no
   // per-step test is spent on features the job does not have.
   template <int W, class Source, class Acc>
   MCSIM_HD void dispatch(Source& source, const int* lanes, Acc* acc) const {
     switch (payoff) {
       case StepPayoff::European: return with_barrier<StepPayoff::European, W>(source, lanes, acc);
+      case StepPayoff::Digital: return with_barrier<StepPayoff::Digital, W>(source, lanes, acc);
       case StepPayoff::ArithmeticAverage: return with_barrier<StepPayoff::ArithmeticAverage, W>(source, lanes, acc);
       case StepPayoff::GeometricAverage: return with_barrier<StepPayoff::GeometricAverage, W>(source, lanes, acc);
       case StepPayoff::LookbackFixed: return with_barrier<StepPayoff::LookbackFixed, W>(source, lanes, acc);
@@ -126,12 +168,12 @@ struct StepPath {
   MCSIM_HD void with_barrier(Source& source, const int* lanes, Acc* acc) const {
     constexpr bool kLookback = P == StepPayoff::LookbackFixed || P == StepPayoff::LookbackFloating;
     if constexpr (kLookback) {  // lookbacks carry no barrier; `continuous` is for their extreme
-      if constexpr (!Heston)
+      if constexpr (D == Dynamics::Gbm)
         if (continuous) return walk<P, Monitor::None, true, W>(source, lanes, acc);
       return walk<P, Monitor::None, false, W>(source, lanes, acc);
     } else {
       if (knock == Knock::None) return walk<P, Monitor::None, false, W>(source, lanes, acc);
-      if constexpr (!Heston)
+      if constexpr (D == Dynamics::Gbm)
         if (continuous) return walk<P, Monitor::Continuous, false, W>(source, lanes, acc);
       walk<P, Monitor::Discrete, false, W>(source, lanes, acc);
     }
@@ -163,8 +205,13 @@ struct StepPath {
       for (int j = 0; j < W; ++j) x[i][j] = log_spot, sum[i][j] = Real(0), extreme[i][j] = turn * log_spot, live[i][j] = live0;
 
     for (int step = 0; step < steps; ++step) {
-      const Real drift = equal_steps ? drift_dt : drift_at[step];
-      const Real vol = equal_steps ? vol_sqrt_dt : vol_at[step];
+      const std::uint64_t at = static_cast<std::uint64_t>(step) * kStepFields;
+      const Real drift = Local || !equal_steps ? step_data[at] : drift_dt;
+      const Real vol = Local ? step_data[at + 2] : equal_steps ? vol_sqrt_dt : step_data[at + 1];
+      const Real dt = Local ? step_data[at + 1] : Real(0);
+      const Real origin = D == Dynamics::LocalVol ? step_data[at + 3] : Real(0);
+      const Real* lv_row = D == Dynamics::LocalVol ? local_vol.data + static_cast<std::uint64_t>(step) * lv_nodes : nullptr;
+      (void)dt, (void)origin, (void)lv_row;
       // Each draw fills row l, column j with lane l of group j's block for this step.
       const auto draw = [&](Real (*out)[W], bool uniform) {
         for (int j = 0; j < W; ++j) {
@@ -189,7 +236,10 @@ struct StepPath {
             const Real before = x[i][j];
             if constexpr (Heston)
               heston.advance(x[i][j], v[i][j], c ? -z[lane][j] : z[lane][j], c ? -z2[lane][j] : z2[lane][j]);
-            else
+            else if constexpr (Local) {
+              const Real sigma = local_sigma(lv_row, origin, before);
+              x[i][j] += drift - Real(0.5) * sigma * sigma * dt + sigma * vol * (c ? -z[lane][j] : z[lane][j]);
+            } else
               x[i][j] += drift + vol * (c ? -z[lane][j] : z[lane][j]);
             const Real now = x[i][j];
             if constexpr (P == StepPayoff::ArithmeticAverage) sum[i][j] += fast_exp(now);
@@ -234,6 +284,7 @@ struct StepPath {
           const int i = c * G + lane;
           Real value = Real(0);
           if constexpr (P == StepPayoff::European) value = vanilla(fast_exp(x[i][j]));
+          if constexpr (P == StepPayoff::Digital) value = sign * (fast_exp(x[i][j]) - strike) > Real(0) ? cash * discount : Real(0);
           if constexpr (P == StepPayoff::ArithmeticAverage) value = vanilla(sum[i][j] / n);
           if constexpr (P == StepPayoff::GeometricAverage) value = vanilla(fast_exp(sum[i][j] / n));
           if constexpr (P == StepPayoff::LookbackFixed) value = vanilla(fast_exp(turn * extreme[i][j]));

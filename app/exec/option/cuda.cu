@@ -8,7 +8,9 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
+#include <type_traits>
 
 #include "app/exec/cuda_memory.hpp"
 #include "app/exec/option/executor.hpp"
@@ -35,6 +37,16 @@ Parts chunk_parts(const ChunkGeometry& geo) {
 }
 
 const auto check = check_cuda;
+
+// Kernels that read tables from memory (StepPath::for_each_table).
+struct AnyTable {
+  template <class T>
+  void operator()(T&) const {}
+};
+template <class K, class = void>
+struct HasTables : std::false_type {};
+template <class K>
+struct HasTables<K, std::void_t<decltype(std::declval<K&>().for_each_table(AnyTable{}))>> : std::true_type {};
 
 template <class Kernel, int Block>
 __global__ void __launch_bounds__(Block, Kernel::kMinBlocksPerSM)
@@ -81,10 +93,35 @@ class CudaOptionExecutor : public OptionExecutor {
     TimedCall call(device_, std::min(geo.paths, last * geo.chunk_paths) - first * geo.chunk_paths);
     check(cudaSetDevice(ordinal_), ordinal_, "device selection");
     const std::size_t width = tally_width(kernel);
-    std::visit([&](const auto& k) { call.kernel_ms = launch_all(k, geo, first, last, width, out, progress); }, kernel);
+    std::visit([&](const auto& k) { call.kernel_ms = launch_all(on_device(k), geo, first, last, width, out, progress); },
+               kernel);
   }
 
  private:
+  // The kernel with its tables' views on this device's copies, made once per table id.
+  template <class Kernel>
+  Kernel on_device(const Kernel& kernel) {
+    Kernel k = kernel;
+    if constexpr (HasTables<Kernel>::value) {
+      k.for_each_table([&](auto& table) {
+        if (table.size == 0) return;
+        using Real = std::remove_cv_t<std::remove_pointer_t<decltype(table.data)>>;
+        const std::size_t bytes = table.size * sizeof(Real);
+        auto found = tables_.find(table.id);
+        if (found == tables_.end()) {
+          if (tables_.size() >= kKeptTables) tables_.clear();  // another job's: a sweep makes new ones per scenario
+          found = tables_.try_emplace(table.id).first;
+          void* at = found->second.room(bytes, ordinal_);
+          check(cudaMemcpy(at, table.data, bytes, cudaMemcpyHostToDevice), ordinal_, "copy of a kernel table");
+        }
+        table.data = static_cast<const Real*>(found->second.get());
+      });
+    }
+    return k;
+  }
+  static constexpr std::size_t kKeptTables = 8;
+  std::map<std::uint64_t, DeviceBuffer> tables_;
+
   // Returns the kernels' milliseconds.
   template <class Kernel>
   float launch_all(const Kernel& kernel, const ChunkGeometry& geo, std::uint64_t first, std::uint64_t last,

@@ -1,0 +1,30 @@
+// Dupire's local volatility sigma(t, S) from an implied volatility surface, built
+// once on a grid of the path's steps x log-moneyness and looked up by the paths.
+#pragma once
+#include <vector>
+
+#include "models/market/market.hpp"
+
+namespace mcsim::market {
+
+// Row s holds sigma at the midpoint of step s, (t_{s-1} + t_s) / 2, at log-moneyness
+// k = log(S / F(t_{s-1})) = k_lo + i dk, i < nodes; a path between nodes takes the
+// linear interpolation, beyond the ends the end's value.
+struct LocalVolGrid {
+  double k_lo = 0, dk = 0;
+  int nodes = 0;
+  std::vector<double> sigma;  // steps x nodes
+};
+
+// Nodes of the grid: its log-moneyness resolution against the table's size.
+constexpr int kLocalVolNodes = 256;
+
+// Gatheral's form of Dupire's formula in total implied variance w(k, T): natural
+// cubic splines in k through each expiry's quotes (flat beyond them), linear in T
+// between expiries at fixed k, and w proportional to T before the first expiry and
+// past the last. Where the quotes imply no positive local variance, `problems`
+// says where; outside the quoted moneyness the grid keeps its nearest quoted value.
+LocalVolGrid dupire_grid(const VolSurface& s, double spot, const Market& m, const std::vector<double>& step_ends,
+                         std::vector<Problem>* problems);
+
+}  // namespace mcsim::market
