@@ -160,6 +160,10 @@ TEST_CASE("a surface with calendar or butterfly arbitrage is refused, saying whe
   CHECK(has_line(errors_of(surface_job("{ expiries: [1], strikes: [90, 100, 110], vols: [[0.2, 0.2, 0.2]] }"),
                            {"model.process.type=gbm", "model.process.volatility=0.2"}),
                  "a vol_surface is the input of process type local_vol"));
+  // Without a spot the surface is not read against a forward (which once read past a spline's end).
+  CHECK(has_line(errors_of(surface_job("{ expiries: [1], strikes: [90, 100, 110], vols: [[0.2, 0.2, 0.2]] }"),
+                           {"model.process={type: local_vol, rate: 0.03}"}),
+                 "model.process: missing required key 'spot'"));
 }
 
 TEST_CASE("Dupire's volatility from a flat surface is Black-Scholes", "[market][local_vol]") {

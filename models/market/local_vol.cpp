@@ -32,6 +32,7 @@ class Spline {
     double f, d1, d2;
   };
   Value at(double x) const {
+    if (std::isnan(x)) return {x, x, x};
     if (x <= x_.front()) return {y_.front(), 0, 0};
     if (x >= x_.back()) return {y_.back(), 0, 0};
     const std::size_t j = static_cast<std::size_t>(std::upper_bound(x_.begin(), x_.end(), x) - x_.begin()) - 1;

@@ -107,8 +107,9 @@ void parse_volatility(io::Block& process, OptionSpec& s) {
 
 // Flat inputs to maturity equivalent to the market's (for closed forms and the
 // summary), the surface's arbitrage checks and Dupire's grid on the path's steps.
+// Only for a job whose every key read well: these use the spot, the maturity and the data together.
 void finish_market(io::Block& model, OptionSpec& s) {
-  if (s.multi_asset() || !model.valid() || s.maturity <= 0) return;
+  if (s.multi_asset() || !model.diagnostics().empty()) return;
   const double t = s.maturity;
   const market::Market& m = s.market;
   if (s.term_structure()) {
