@@ -1,8 +1,9 @@
-// Every path kernel the backends can run, one entry per model and precision.
-// Registering a model adds its kernels here and its parser in registry.cpp.
+// Every path kernel the backends can run, one entry per model and precision, in
+// families. Registering a model adds its kernels to a family here (or a new
+// family, with its CUDA file in app/exec/option/families/) and its parser in
+// registry.cpp.
 #pragma once
-#include <variant>
-
+#include "models/kernel_list.hpp"
 #include "models/option/american_path.hpp"
 #include "models/option/basket_path.hpp"
 #include "models/option/european.hpp"
@@ -10,31 +11,39 @@
 
 namespace mcsim {
 
-using PathKernel =
-    std::variant<option::EuropeanPath<float>, option::EuropeanPath<double>,  //
-                 option::EuropeanPath<float, true>, option::EuropeanPath<double, true>,  // with Greeks
-                 option::EuropeanPath<float, false, true>, option::EuropeanPath<double, false, true>,  // antithetic
-                 option::EuropeanPath<float, true, true>, option::EuropeanPath<double, true, true>,
-                 option::StepPath<float, 1>, option::StepPath<double, 1>,      // plain
-                 option::StepPath<float, 2>, option::StepPath<double, 2>,      // antithetic
-                 option::StepPath<float, 1, true>, option::StepPath<double, 1, true>,  // control variate
-                 option::StepPath<float, 2, true>, option::StepPath<double, 2, true>,
-                 option::StepPath<float, 1, false, true>, option::StepPath<double, 1, false, true>,  // Sobol
-                 option::StepPath<float, 1, true, true>, option::StepPath<double, 1, true, true>,
-                 option::StepPath<float, 1, false, false, option::Dynamics::Heston>,
-                 option::StepPath<double, 1, false, false, option::Dynamics::Heston>,
-                 option::StepPath<float, 2, false, false, option::Dynamics::Heston>,
-                 option::StepPath<double, 2, false, false, option::Dynamics::Heston>,
-                 option::StepPath<float, 1, false, false, option::Dynamics::LocalVol>,
-                 option::StepPath<double, 1, false, false, option::Dynamics::LocalVol>,
-                 option::StepPath<float, 2, false, false, option::Dynamics::LocalVol>,
-                 option::StepPath<double, 2, false, false, option::Dynamics::LocalVol>,
-                 option::StepPath<float, 1, false, false, option::Dynamics::Cev>,
-                 option::StepPath<double, 1, false, false, option::Dynamics::Cev>,
-                 option::StepPath<float, 2, false, false, option::Dynamics::Cev>,
-                 option::StepPath<double, 2, false, false, option::Dynamics::Cev>,
-                 option::BasketPath<float>, option::BasketPath<double>,  //
-                 option::BasketPath<float, true>, option::BasketPath<double, true>,
-                 option::AmericanPath<float>, option::AmericanPath<double>>;
+namespace kernels {
+using option::Dynamics;
+using option::StepPath;
+
+using European = KernelList<option::EuropeanPath<float>, option::EuropeanPath<double>,  //
+                            option::EuropeanPath<float, true>, option::EuropeanPath<double, true>,  // with Greeks
+                            option::EuropeanPath<float, false, true>,
+                            option::EuropeanPath<double, false, true>,  // antithetic
+                            option::EuropeanPath<float, true, true>, option::EuropeanPath<double, true, true>>;
+using GbmSteps = KernelList<StepPath<float, 1>, StepPath<double, 1>,   // plain
+                            StepPath<float, 2>, StepPath<double, 2>>;  // antithetic
+using ControlSteps = KernelList<StepPath<float, 1, true>, StepPath<double, 1, true>,  // control variate
+                                StepPath<float, 2, true>, StepPath<double, 2, true>>;
+using SobolSteps = KernelList<StepPath<float, 1, false, true>, StepPath<double, 1, false, true>,  // Sobol
+                              StepPath<float, 1, true, true>, StepPath<double, 1, true, true>>;
+using HestonSteps =
+    KernelList<StepPath<float, 1, false, false, Dynamics::Heston>, StepPath<double, 1, false, false, Dynamics::Heston>,
+               StepPath<float, 2, false, false, Dynamics::Heston>, StepPath<double, 2, false, false, Dynamics::Heston>>;
+using LocalVolSteps = KernelList<
+    StepPath<float, 1, false, false, Dynamics::LocalVol>, StepPath<double, 1, false, false, Dynamics::LocalVol>,
+    StepPath<float, 2, false, false, Dynamics::LocalVol>, StepPath<double, 2, false, false, Dynamics::LocalVol>>;
+using CevSteps =
+    KernelList<StepPath<float, 1, false, false, Dynamics::Cev>, StepPath<double, 1, false, false, Dynamics::Cev>,
+               StepPath<float, 2, false, false, Dynamics::Cev>, StepPath<double, 2, false, false, Dynamics::Cev>>;
+using Basket = KernelList<option::BasketPath<float>, option::BasketPath<double>,  //
+                          option::BasketPath<float, true>, option::BasketPath<double, true>>;
+using American = KernelList<option::AmericanPath<float>, option::AmericanPath<double>>;
+
+using Families = std::tuple<European, GbmSteps, ControlSteps, SobolSteps, HestonSteps, LocalVolSteps, CevSteps, Basket, American>;
+}  // namespace kernels
+
+using PathKernel = KernelVariant<kernels::Families>;
+template <class K>
+using FamilyOf = FamilyIn<kernels::Families, K>;
 
 }  // namespace mcsim

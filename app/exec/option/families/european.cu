@@ -1,0 +1,6 @@
+// GPU launches of European payoffs in one step.
+#include "app/exec/option/cuda_family.cuh"
+
+namespace mcsim {
+MCSIM_CUDA_FAMILY(European);
+}
