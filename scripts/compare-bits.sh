@@ -44,8 +44,24 @@ if [ -n "$jobs" ]; then cp "$jobs"/*.yaml "$work/jobs/"; else
 "$py" - "$top" "$work/jobs" <<'PY'
 import glob, os, shutil, sys, yaml
 top, out = sys.argv[1], sys.argv[2]
+def anchor(doc, folder):  # data files named relative to the job's own folder, made absolute
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            if k == "file" and isinstance(v, str) and not os.path.isabs(v):
+                doc[k] = os.path.join(folder, v)
+            else:
+                anchor(v, folder)
+    elif isinstance(doc, list):
+        for v in doc:
+            anchor(v, folder)
+    return doc
 for f in sorted(glob.glob(os.path.join(top, "configs", "*.yaml"))):
-    shutil.copy(f, os.path.join(out, "config-" + os.path.basename(f)))
+    target = os.path.join(out, "config-" + os.path.basename(f))
+    if "file:" in open(f).read():
+        with open(target, "w") as o:
+            yaml.safe_dump(anchor(yaml.safe_load(open(f)), os.path.dirname(f)), o, sort_keys=False)
+    else:
+        shutil.copy(f, target)
 def put(doc, key, value):  # as --set does: null removes the key
     *parents, last = key.split(".")
     for p in parents:
@@ -61,6 +77,7 @@ for f in sorted(glob.glob(os.path.join(top, "validation", "*.yaml"))):
         job = yaml.safe_load(yaml.safe_dump(suite["base"]))
         for k, v in (case.get("set") or {}).items():
             put(job, k, v)
+        anchor(job, os.path.dirname(f))
         with open(os.path.join(out, f"validation-{stem}-{case['name']}.yaml"), "w") as o:
             yaml.safe_dump(job, o, sort_keys=False)
 PY
