@@ -2,9 +2,12 @@
 // identities that tie them together.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "models/option/analytic.hpp"
+#include "models/option/quadrature.hpp"
 
 using namespace mcsim::option;
 
@@ -112,6 +115,74 @@ TEST_CASE("Heston prices match Lewis's published values", "[analytic][heston]") 
   // With almost no vol of vol and v = theta the price is Black-Scholes at sigma = sqrt(theta).
   const HestonInput flat{100, 105, 0.03, 0.01, 2.0, 0.09, 1.0, 0.09, 1e-3, 0.0, false};
   CHECK(heston_price(flat) == Approx(bsm_price({100, 105, 0.03, 0.01, 0.3, 2.0, false})).epsilon(1e-6));
+}
+
+TEST_CASE("Merton jump-diffusion prices reproduce Haug's table", "[analytic][jumps]") {
+  // Haug (1998), p. 9, as converged in QuantLib's jump-diffusion tests: S=100, r=8%,
+  // total volatility 25% of which a share gamma of the variance is from jumps of
+  // zero mean size (log mean -vol^2/2), at intensity lambda.
+  const auto haug = [](double k, double t, double lambda, double gamma) {
+    const double jump_vol = 0.25 * std::sqrt(gamma / lambda);
+    return merton_price({100, k, 0.08, 0, 0.25 * std::sqrt(1 - gamma), t, true},
+                        Jumps{lambda, -0.5 * jump_vol * jump_vol, jump_vol});
+  };
+  CHECK(haug(80, 0.10, 1, 0.25) == Approx(20.67).margin(1e-2));
+  CHECK(haug(90, 0.25, 5, 0.25) == Approx(12.75).margin(1e-2));
+  CHECK(haug(100, 0.50, 10, 0.25) == Approx(9.03).margin(1e-2));
+  CHECK(haug(100, 0.10, 1, 0.50) == Approx(3.14).margin(1e-2));
+  CHECK(haug(110, 0.25, 1, 0.75) == Approx(1.69).margin(1e-2));
+  CHECK(haug(120, 0.10, 5, 0.75) == Approx(0.15).margin(1e-2));
+  CHECK(haug(120, 0.50, 10, 0.50) == Approx(2.24).margin(1e-2));
+  // No jumps is Black-Scholes; put-call parity holds with jumps (they keep the forward).
+  const BsmInput in{100, 95, 0.03, 0.01, 0.2, 1.5, true};
+  CHECK(merton_price(in, Jumps{}) == Approx(bsm_price(in)).epsilon(1e-13));
+  const Jumps j{2.0, -0.1, 0.15};
+  BsmInput put = in;
+  put.call = false;
+  CHECK(merton_price(in, j) - merton_price(put, j) ==
+        Approx(100 * std::exp(-0.01 * 1.5) - 95 * std::exp(-0.03 * 1.5)).epsilon(1e-12));
+}
+
+TEST_CASE("Bates prices tend to Merton's and to a Poisson mixture of Heston prices", "[analytic][jumps]") {
+  const Jumps j{1.5, -0.08, 0.12};
+  // Almost no vol of vol with v = theta: Merton's diffusion at sigma = sqrt(theta).
+  for (const double k : {80.0, 100.0, 125.0}) {
+    const HestonInput flat{100, k, 0.03, 0.01, 1.0, 0.04, 1.0, 0.04, 1e-4, 0.0, true};
+    CHECK(bates_price(flat, j) == Approx(merton_price({100, k, 0.03, 0.01, 0.2, 1.0, true}, j)).epsilon(1e-6));
+  }
+  // Jumps of one fixed size m (no spread): given n jumps the log spot moves by n m
+  // less the compensation, so the price is Heston's at shifted spots, Poisson-weighted.
+  const HestonInput h{100, 105, 0.02, 0.0, 0.75, 0.05, 2.0, 0.06, 0.5, -0.7, false};
+  const Jumps fixed{0.8, -0.15, 0.0};
+  double mixture = 0, weight = std::exp(-fixed.intensity * h.maturity);
+  for (int n = 0; n < 40; ++n) {
+    HestonInput shifted = h;
+    shifted.spot = h.spot * std::exp(n * fixed.mean - fixed.intensity * fixed.compensator() * h.maturity);
+    mixture += weight * heston_price(shifted);
+    weight *= fixed.intensity * h.maturity / (n + 1);
+  }
+  CHECK(bates_price(h, fixed) == Approx(mixture).epsilon(1e-8));
+  CHECK(bates_price(h, Jumps{}) == heston_price(h));
+}
+
+TEST_CASE("forward-start options match Haug's example and cliquets their limits", "[analytic][cliquet]") {
+  // Haug (2007), forward start option: S=60, alpha=1.1, t=0.25, T=1, r=8%, b=4%, sigma=30%.
+  CHECK(forward_start_price({60, 1.1, 0.08, 0.04, 0.3, 1.0, true}, 0.25) == Approx(4.4064).margin(1e-4));
+  // Started today it is the option struck at alpha S.
+  CHECK(forward_start_price({100, 0.95, 0.03, 0.01, 0.2, 2.0, false}, 0.0) ==
+        Approx(bsm_price({100, 95, 0.03, 0.01, 0.2, 2.0, false})).epsilon(1e-13));
+  const BsmInput in{100, 0, 0.03, 0.01, 0.25, 2.0, true};
+  const std::vector<double> quarters{0.5, 1.0, 1.5, 2.0};
+  // No floor or cap: the expected returns; floor = cap: a fixed coupon per period.
+  CHECK(cliquet_price(in, quarters, -1, INFINITY) == Approx(std::exp(-0.06) * 4 * (std::exp(0.02 * 0.5) - 1)).epsilon(1e-12));
+  CHECK(cliquet_price(in, quarters, 0.02, 0.02) == Approx(std::exp(-0.06) * 4 * 0.02).epsilon(1e-12));
+  // Each period's capped and floored return by quadrature over its lognormal (kinks: 1e-7).
+  const double dt = 0.5, m = (0.03 - 0.01 - 0.5 * 0.0625) * dt, sd = 0.25 * std::sqrt(dt);
+  const double one = integrate(-10, 10, 2000, [&](double z) {
+    const double r = std::exp(m + sd * z) - 1;
+    return std::min(std::max(r, -0.03), 0.05) * std::exp(-0.5 * z * z) / std::sqrt(2 * M_PI);
+  });
+  CHECK(cliquet_price(in, quarters, -0.03, 0.05) == Approx(std::exp(-0.06) * 4 * one).epsilon(1e-6));
 }
 
 TEST_CASE("the binomial tree converges to Black-Scholes and prices Longstaff-Schwartz's American puts", "[analytic][american]") {

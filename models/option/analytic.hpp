@@ -67,6 +67,20 @@ struct HestonInput {
 // in its "little trap" form (Albrecher et al.), integrated by Gauss-Legendre panels.
 double heston_price(const HestonInput& in);
 
+// Jumps of the log spot: a Poisson number at `intensity` a year, each normal with
+// `mean` and `vol`; the drift is compensated by intensity (E[e^J] - 1), so the
+// forward is unchanged.
+struct Jumps {
+  double intensity = 0, mean = 0, vol = 0;
+  double compensator() const;  // E[e^J] - 1
+};
+// Merton (1976): GBM with jumps, the Poisson mixture of Black's formula over the
+// number of jumps (summed until the weights left are below 1e-16).
+double merton_price(const BsmInput& in, const Jumps& jumps);
+// Bates (1996): Heston with Merton's jumps, the Heston characteristic function
+// times the jumps'; no jumps is heston_price.
+double bates_price(const HestonInput& in, const Jumps& jumps);
+
 // dS = (r - q) S dt + sigma S^beta dW, 0 < beta < 1, absorbed at zero.
 struct CevInput {
   double spot, strike, rate, dividend, maturity, sigma, beta;
@@ -82,6 +96,16 @@ double implied_volatility(const BsmInput& in, double price);
 }  // namespace mcsim::option
 
 namespace mcsim::option {
+
+// Rubinstein (1991): an option whose strike is set at `start` to in.strike times
+// the spot then (in.strike is that fraction), expiring at in.maturity > start.
+double forward_start_price(const BsmInput& in, double start);
+// A cliquet paying at in.maturity the sum over the periods between `resets`
+// (0 < t_1 < ... < t_n = T, the first period from 0) of each period's return
+// S_i / S_{i-1} - 1 held within [local_floor, local_cap] (a floor of -1 is none, a
+// cap may be infinite), with no global floor or cap: each period is the floor plus
+// a call spread on its return.
+double cliquet_price(const BsmInput& in, const std::vector<double>& resets, double local_floor, double local_cap);
 
 // Cox-Ross-Rubinstein binomial tree with `steps` steps: the European price, or with
 // early exercise at every node (American) or only on `exercise_dates` equally
