@@ -1,0 +1,52 @@
+// The Hull-White one-factor short rate fitted to today's discount curve, in
+// Brigo and Mercurio's form: r(t) = x(t) + phi(t), dx = -a x dt + sigma dW, x(0) = 0,
+// with phi such that the model's zero-coupon bonds reprice the curve. Bond prices
+// at a later time are closed forms in x; the references for bonds, bond options,
+// caps, floors and swaptions (Jamshidian) and the Black-Scholes-Hull-White European
+// are here, host-only.
+#pragma once
+#include <vector>
+
+#include "models/market/curve.hpp"
+
+namespace mcsim::rates {
+
+struct HullWhite {
+  double a, sigma;       // mean reversion (> 0) and volatility of the short rate
+  market::Curve curve;   // P^M(0, t), today's discount curve
+
+  // B(t, T) = (1 - e^{-a (T - t)}) / a.
+  double b(double t, double t_end) const;
+  // V(t, T): the variance of the integral of x over [t, T] given x(t).
+  double v(double t, double t_end) const;
+  // P(t, T) given x(t) = x: P^M(0,T)/P^M(0,t) exp(0.5 [V(t,T) - V(0,T) + V(0,t)] - B(t,T) x).
+  double bond(double t, double t_end, double x) const;
+  // The standard deviation of ln P(T, S) at T: sigma B(T, S) sqrt((1 - e^{-2aT}) / 2a).
+  double bond_option_sd(double expiry, double maturity) const;
+  // A European call (put) expiring at T on the zero-coupon bond maturing at S > T,
+  // struck at K (Jamshidian 1989).
+  double bond_option(double expiry, double maturity, double strike, bool call) const;
+};
+
+// A caplet (floorlet) on the simple rate over [start, end], accrual end - start,
+// paid at `end`, per unit notional: a put (call) on the bond P(start, end).
+double caplet_price(const HullWhite& m, double start, double end, double strike, bool cap);
+// A cap (floor): caplets on the consecutive periods of `dates` (d_0 = the first start).
+double cap_price(const HullWhite& m, const std::vector<double>& dates, double strike, bool cap);
+
+// A European swaption expiring at dates.front() on the swap paying fixed `strike`
+// (payer) or receiving it (receiver) with fixed payments at dates[1..n] and accrual
+// between consecutive dates, per unit notional: Jamshidian's decomposition into
+// options on the zero-coupon bonds of the fixed leg.
+double swaption_price(const HullWhite& m, const std::vector<double>& dates, double strike, bool payer);
+
+// The par swap rate of those dates today: (P(0, d_0) - P(0, d_n)) / sum accrual_i P(0, d_i).
+double swap_rate(const market::Curve& curve, const std::vector<double>& dates);
+
+// A European on a stock with volatility `vol` and yield `dividend`, its Brownian
+// correlated `rho` with the short rate's: the forward to T is lognormal under the
+// T-forward measure with the stock's and the bond's volatilities combined.
+double bs_hull_white_price(const HullWhite& m, double spot, double dividend, double vol, double rho, double strike,
+                           double maturity, bool call);
+
+}  // namespace mcsim::rates

@@ -1,0 +1,110 @@
+// Hull-White closed forms: bonds reprice the curve, parities, Jamshidian's
+// swaption and the caplet against an integral over the short-rate factor under the
+// forward measure, and the Black-Scholes-Hull-White European's limits.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "models/option/analytic.hpp"
+#include "models/option/quadrature.hpp"
+#include "models/rates/hull_white.hpp"
+
+using namespace mcsim;
+using rates::HullWhite;
+
+namespace {
+// An upward curve from zero rates 2% at 6 months to 4% at 10 years.
+market::Curve upward() {
+  const std::vector<double> t{0.5, 1, 2, 5, 10}, z{0.02, 0.024, 0.028, 0.035, 0.04};
+  std::vector<double> lp;
+  for (std::size_t i = 0; i < t.size(); ++i) lp.push_back(-z[i] * t[i]);
+  return market::Curve(t, lp);
+}
+const HullWhite model{0.08, 0.012, upward()};
+
+// E^T[f(x(T))] P(0, T), by quadrature (to about 1e-8 relative for a payoff with a
+// kink, which no panel edge meets): under the T-forward measure x(T) is normal with mean
+// -(sigma/a)^2 (1 - e^{-aT}) + sigma^2/(2a^2) (1 - e^{-2aT}) and variance
+// sigma^2 (1 - e^{-2aT}) / (2a) (Brigo and Mercurio, 3.41).
+template <class F>
+double forward_expectation(const HullWhite& m, double t, F&& f) {
+  const double s2 = m.sigma * m.sigma, a = m.a;
+  const double mean = -s2 / (a * a) * (1 - std::exp(-a * t)) + s2 / (2 * a * a) * (1 - std::exp(-2 * a * t));
+  const double sd = std::sqrt(s2 * (1 - std::exp(-2 * a * t)) / (2 * a));
+  const double e = option::integrate(-10, 10, 4000, [&](double z) {
+    return f(mean + sd * z) * std::exp(-0.5 * z * z) / std::sqrt(2 * M_PI);
+  });
+  return m.curve.discount(t) * e;
+}
+}  // namespace
+
+TEST_CASE("Hull-White bonds reprice the curve and their options obey parity", "[rates]") {
+  for (const double t : {0.25, 1.0, 3.0, 7.5, 12.0}) CHECK(model.bond(0, t, 0) == Approx(model.curve.discount(t)).epsilon(1e-14));
+  // A bond at a later time averages back to the forward bond price under the T-forward measure.
+  CHECK(forward_expectation(model, 2, [](double x) { return model.bond(2, 7, x); }) ==
+        Approx(model.curve.discount(7)).epsilon(1e-10));
+  const double call = model.bond_option(2, 7, 0.85, true), put = model.bond_option(2, 7, 0.85, false);
+  CHECK(call - put == Approx(model.curve.discount(7) - 0.85 * model.curve.discount(2)).epsilon(1e-12));
+  CHECK(call == Approx(forward_expectation(model, 2, [](double x) { return std::max(model.bond(2, 7, x) - 0.85, 0.0); }))
+                    .epsilon(1e-7));
+}
+
+TEST_CASE("Hull-White caplets and Jamshidian's swaptions agree with the forward-measure integral", "[rates]") {
+  const double k = 0.03;
+  const double caplet = rates::caplet_price(model, 2, 2.5, k, true);
+  // Worth at its fixing (2) what it pays at 2.5, discounted by the bond P(2, 2.5).
+  CHECK(caplet == Approx(forward_expectation(model, 2, [&](double x) {
+                    return std::max(1 - (1 + 0.5 * k) * model.bond(2, 2.5, x), 0.0);
+                  })).epsilon(1e-7));
+  // A one-period payer swaption is a caplet.
+  CHECK(rates::swaption_price(model, {2, 2.5}, k, true) == Approx(caplet).epsilon(1e-10));
+  // A 2y x 5y annual payer and receiver against the integral of the swap's value at expiry.
+  const std::vector<double> dates{2, 3, 4, 5, 6, 7};
+  const auto swap_at_expiry = [&](double x) {  // payer swap's value at 2 per unit notional
+    double leg = 0;
+    for (std::size_t i = 1; i < dates.size(); ++i) leg += k * (dates[i] - dates[i - 1]) * model.bond(2, dates[i], x);
+    return 1 - leg - model.bond(2, dates.back(), x);
+  };
+  const double payer = rates::swaption_price(model, dates, k, true);
+  const double receiver = rates::swaption_price(model, dates, k, false);
+  CHECK(payer == Approx(forward_expectation(model, 2, [&](double x) { return std::max(swap_at_expiry(x), 0.0); }))
+                     .epsilon(1e-7));
+  CHECK(receiver == Approx(forward_expectation(model, 2, [&](double x) { return std::max(-swap_at_expiry(x), 0.0); }))
+                        .epsilon(1e-7));
+  // Parity: payer - receiver is the forward payer swap; at the par rate they are equal.
+  CHECK(payer - receiver == Approx(forward_expectation(model, 2, swap_at_expiry)).epsilon(1e-10));
+  const double par = rates::swap_rate(model.curve, dates);
+  CHECK(rates::swaption_price(model, dates, par, true) == Approx(rates::swaption_price(model, dates, par, false)).epsilon(1e-10));
+  // A cap is its caplets; a cap less a floor is the forward swap (floating less fixed).
+  const std::vector<double> quarters{1, 1.25, 1.5, 1.75, 2};
+  double caplets = 0;
+  for (std::size_t i = 1; i < quarters.size(); ++i) caplets += rates::caplet_price(model, quarters[i - 1], quarters[i], k, true);
+  CHECK(rates::cap_price(model, quarters, k, true) == Approx(caplets).epsilon(1e-14));
+  double fixed = 0;
+  for (std::size_t i = 1; i < quarters.size(); ++i) fixed += k * 0.25 * model.curve.discount(quarters[i]);
+  CHECK(rates::cap_price(model, quarters, k, true) - rates::cap_price(model, quarters, k, false) ==
+        Approx(model.curve.discount(1) - model.curve.discount(2) - fixed).epsilon(1e-10));
+}
+
+TEST_CASE("the Black-Scholes-Hull-White European tends to Black-Scholes on the curve", "[rates]") {
+  const double t = 3, p = model.curve.discount(t), r = -std::log(p) / t;
+  const option::BsmInput bs{100, 110, r, 0.01, 0.2, t, true};
+  // No rate volatility: Black-Scholes at the zero rate to maturity.
+  HullWhite still = model;
+  still.sigma = 1e-12;
+  CHECK(rates::bs_hull_white_price(still, 100, 0.01, 0.2, 0.5, 110, t, true) == Approx(option::bsm_price(bs)).epsilon(1e-10));
+  // With rate volatility the forward's variance adds the bond's: sigma^2 T + 2 rho sigma sigma_r int B + sigma_r^2 int B^2.
+  // By quadrature, not the closed forms the price uses.
+  const double ib = option::integrate(0, t, 40, [&](double s) { return model.b(s, t); });
+  const double ib2 = option::integrate(0, t, 40, [&](double s) { return model.b(s, t) * model.b(s, t); });
+  for (const double rho : {-0.6, 0.0, 0.4}) {
+    const double var = 0.04 * t + 2 * rho * 0.2 * model.sigma * ib + model.sigma * model.sigma * ib2;
+    option::BsmInput eff = bs;
+    eff.volatility = std::sqrt(var / t);
+    CHECK(rates::bs_hull_white_price(model, 100, 0.01, 0.2, rho, 110, t, true) == Approx(option::bsm_price(eff)).epsilon(1e-10));
+  }
+  // Put-call parity on the curve.
+  CHECK(rates::bs_hull_white_price(model, 100, 0.01, 0.2, 0.3, 110, t, true) -
+            rates::bs_hull_white_price(model, 100, 0.01, 0.2, 0.3, 110, t, false) ==
+        Approx(100 * std::exp(-0.01 * t) - 110 * p).epsilon(1e-12));
+}
