@@ -7,9 +7,14 @@
 #include <cmath>
 #include <fstream>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "app/run/runner.hpp"
+#include "cpu_run.hpp"
+#include "io/csv.hpp"
 #include "config_errors.hpp"
 #include "models/market/curve.hpp"
 #include "models/option/analytic.hpp"
@@ -17,13 +22,6 @@
 using namespace mcsim;
 
 namespace {
-
-io::Results run_cpu(const std::string& text, const std::vector<std::string>& sets = {}) {
-  const io::Job job = io::load_job_text(text, "test.yaml", sets);
-  return run_job(job, RunOptions{io::BackendChoice::Cpu, false, "test"});
-}
-const reduce::Estimate& price(const io::Results& r) { return r.scenarios.front().estimates.front(); }
-double reference(const io::Results& r) { return r.scenarios.front().references.front().value; }
 
 std::string write_file(const std::string& name, const std::string& text) {
   const std::string path = "/tmp/mcsim_test_market_" + name;
@@ -128,6 +126,19 @@ TEST_CASE("bad market data is an error at its key and line, or at FILE:LINE:COLU
   CHECK(has_line(errors_of(base, {"model.market.discount={file: " + ragged + "}"}), ragged + ":2:1: 3 fields"));
   CHECK(has_line(errors_of(base, {"model.market.discount={file: /nonexistent/curve.csv}"}), "cannot open the data file"));
   CHECK(has_line(errors_of(base, {"model.market.discount={file: /dev/zero}"}), "not a regular file"));
+  // A FIFO (which would block a plain open), a link to a device, and a file past the size bound.
+  const std::string fifo = "/tmp/mcsim_test_market_fifo.csv";
+  ::unlink(fifo.c_str());
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK(has_line(errors_of(base, {"model.market.discount={file: " + fifo + "}"}), fifo + ": not a regular file"));
+  const std::string link = "/tmp/mcsim_test_market_link.csv";
+  ::unlink(link.c_str());
+  REQUIRE(::symlink("/dev/zero", link.c_str()) == 0);
+  CHECK(has_line(errors_of(base, {"model.market.discount={file: " + link + "}"}), link + ": not a regular file"));
+  const std::string huge = write_file("huge.csv", "time,zero_rate\n1,0.03\n");
+  REQUIRE(::truncate(huge.c_str(), static_cast<off_t>(io::kMaxCsvBytes) + 1) == 0);  // sparse
+  CHECK(has_line(errors_of(base, {"model.market.discount={file: " + huge + "}"}), "more than a data file may hold"));
+  ::unlink(fifo.c_str()), ::unlink(link.c_str()), ::unlink(huge.c_str());
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "app/run/runner.hpp"
+#include "cpu_run.hpp"
 #include "models/option/american_path.hpp"
 #include "models/option/analytic.hpp"
 #include "models/option/lsm.hpp"
@@ -15,15 +16,6 @@
 #include "job_text.hpp"
 
 using namespace mcsim;
-
-namespace {
-io::Results run_cpu(const std::string& text, const std::vector<std::string>& sets = {}) {
-  const io::Job job = io::load_job_text(text, "test.yaml", sets);
-  return run_job(job, RunOptions{io::BackendChoice::Cpu, false, "test"});
-}
-const reduce::Estimate& price(const io::Results& r) { return r.scenarios.front().estimates.front(); }
-double reference(const io::Results& r) { return r.scenarios.front().references.front().value; }
-}  // namespace
 
 TEST_CASE("European and digital prices agree with the closed form", "[option]") {
   for (const char* precision : {"float", "double"})
