@@ -35,11 +35,17 @@ using LocalVolSteps = KernelList<
 using CevSteps =
     KernelList<StepPath<float, 1, false, false, Dynamics::Cev>, StepPath<double, 1, false, false, Dynamics::Cev>,
                StepPath<float, 2, false, false, Dynamics::Cev>, StepPath<double, 2, false, false, Dynamics::Cev>>;
+using MertonSteps =
+    KernelList<StepPath<float, 1, false, false, Dynamics::Merton>, StepPath<double, 1, false, false, Dynamics::Merton>,
+               StepPath<float, 2, false, false, Dynamics::Merton>, StepPath<double, 2, false, false, Dynamics::Merton>>;
+using BatesSteps =
+    KernelList<StepPath<float, 1, false, false, Dynamics::Bates>, StepPath<double, 1, false, false, Dynamics::Bates>,
+               StepPath<float, 2, false, false, Dynamics::Bates>, StepPath<double, 2, false, false, Dynamics::Bates>>;
 using Basket = KernelList<option::BasketPath<float>, option::BasketPath<double>,  //
                           option::BasketPath<float, true>, option::BasketPath<double, true>>;
 using American = KernelList<option::AmericanPath<float>, option::AmericanPath<double>>;
 
-using Families = std::tuple<European, GbmSteps, ControlSteps, SobolSteps, HestonSteps, LocalVolSteps, CevSteps, Basket, American>;
+using Families = std::tuple<European, GbmSteps, ControlSteps, SobolSteps, HestonSteps, LocalVolSteps, CevSteps, MertonSteps, BatesSteps, Basket, American>;
 }  // namespace kernels
 
 using PathKernel = KernelVariant<kernels::Families>;

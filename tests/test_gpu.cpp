@@ -174,7 +174,7 @@ TEST_CASE("a non-finite GPU tally stops the run naming chunk and device", "[gpu]
   fs::remove_all(dir);
 }
 
-TEST_CASE("path-dependent, Heston, Sobol, basket and Bermudan options and path Greeks agree on CPU and GPU", "[gpu]") {
+TEST_CASE("path-dependent, Heston, Sobol, basket, Bermudan and jump options and path Greeks agree on CPU and GPU", "[gpu]") {
   if (!have_gpu()) return;
   const std::string base =
       "run: { name: t, paths: 200_003, seed: 12, chunk_paths: 4096 }\n"
@@ -245,6 +245,17 @@ TEST_CASE("path-dependent, Heston, Sobol, basket and Bermudan options and path G
       "  variance_reduction: [antithetic]\n",
       "  process: { type: cev, spot: 100, rate: 0.05, dividend: 0.02, sigma: 2.5, beta: 0.5 }\n"
       "  instrument: { type: european, option: put, strike: 80, maturity: 1 }\n  steps: 50\n"
+      "  variance_reduction: [antithetic]\n",
+      // Merton's and Bates's jumps, and Merton on market curves.
+      "  process: { type: gbm, spot: 100, rate: 0.04, dividend: 0.01, volatility: 0.18,\n"
+      "             jumps: { intensity: 0.8, mean: -0.1, vol: 0.15 } }\n"
+      "  instrument: { type: european, option: put, strike: 90, maturity: 1.5 }\n  variance_reduction: [antithetic]\n",
+      curves + "  process: { type: gbm, spot: 100, volatility: 0.25, jumps: { intensity: 2, mean: -0.05, vol: 0.1 } }\n"
+      "  instrument: { type: asian, average: arithmetic, fixings: 40, option: call, strike: 100, maturity: 1,"
+      " barrier: 70, kind: down-and-out }\n",
+      "  process: { type: heston, spot: 100, rate: 0.03, v0: 0.04, kappa: 2, theta: 0.05, xi: 0.4, rho: -0.6,\n"
+      "             jumps: { intensity: 0.5, mean: -0.12, vol: 0.1 } }\n"
+      "  instrument: { type: european, option: call, strike: 105, maturity: 1 }\n  steps: 40\n"
       "  variance_reduction: [antithetic]\n",
   };
   for (const char* precision : {"float", "double"})

@@ -105,6 +105,19 @@ void parse_volatility(io::Block& process, OptionSpec& s) {
   s.volatility = values.front();
 }
 
+// model.process.jumps: Merton's lognormal jumps on gbm (Merton) or heston (Bates).
+void parse_jumps(io::Block& process, OptionSpec& s) {
+  io::Block j = process.child("jumps", true);
+  s.jumping = true;
+  s.jumps.intensity = j.real("intensity", std::nullopt, io::Range{0, 1000, true, false});
+  s.jumps.mean = j.real("mean", std::nullopt, {-5.0, 5.0});
+  s.jumps.vol = j.real("vol", std::nullopt, io::Range{0, 5, false, false});
+  j.finish();
+  if (s.multi_asset()) process.error("jumps", "jumps move a single asset (gbm or heston), not model.process.assets");
+  else if (!s.gbm_diffusion() && !s.heston())
+    process.error("jumps", "jumps join a gbm (Merton) or heston (Bates) process, not " + name_of(s.process));
+}
+
 // Flat inputs to maturity equivalent to the market's (for closed forms and the
 // summary), the surface's arbitrage checks and Dupire's grid on the path's steps.
 // Only for a job whose every key read well: these use the spot, the maturity and the data together.
@@ -115,7 +128,7 @@ void finish_market(io::Block& model, OptionSpec& s) {
   if (s.term_structure()) {
     s.rate = m.discount.zero_rate(t);
     s.dividend = s.rate - m.log_growth(t) / t;
-    if (s.gbm()) s.volatility = std::sqrt(s.vol_term.variance(0, t) / t);
+    if (s.gbm_diffusion()) s.volatility = std::sqrt(s.vol_term.variance(0, t) / t);
   }
   if (!m.surface) return;
   auto problems = market::arbitrage(*m.surface, s.spot, m);
@@ -199,9 +212,10 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   } else if (s.process == Process::Cev) {
     s.cev_sigma = process.real("sigma", std::nullopt, Range::positive());
     s.cev_beta = process.real("beta", std::nullopt, Range{0, 1, true, false});
-  } else if (s.gbm() && !s.multi_asset()) {
+  } else if (s.gbm_diffusion() && !s.multi_asset()) {
     parse_volatility(process, s);
   }
+  if (process.has("jumps")) parse_jumps(process, s);
   process.finish();
 
   io::Block inst = model.child("instrument", true);
@@ -289,14 +303,15 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   } else if (model.has("regression_paths")) {
     model.error("regression_paths", "only American and Bermudan options fit an exercise rule");
   }
-  if (s.heston() || s.local()) {
-    // Heston and local-volatility paths are stepped and watched at the steps.
-    const std::string under = "under " + name_of(s.process);
+  if (s.heston() || s.local() || s.jumping) {
+    // Heston, local-volatility and jump paths are stepped and watched at the steps.
+    const std::string under = "under " + name_of(s.process) + (s.jumping ? " with jumps" : "");
     if (s.instrument != Instrument::European && s.instrument != Instrument::Digital && !s.path_dependent())
       inst.error("type", under + " mcsim prices european, digital, asian, barrier and lookback options");
     if (s.instrument == Instrument::Digital && s.heston())
       inst.error("type", "under heston mcsim prices european, asian, barrier and lookback options");
-    if (!s.times.empty() && s.heston()) inst.error("times", "under heston fixings are equally spaced; give fixings, not times");
+    if (!s.times.empty() && (s.heston() || s.jumping))
+      inst.error("times", under + " fixings are equally spaced; give fixings, not times");
     if (s.continuous)
       inst.error("monitoring", "continuous monitoring needs GBM's Brownian bridge; " + under +
                                    " the steps are watched (monitoring: discrete, with model.steps or fixings as fine "
@@ -340,7 +355,8 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   for (const auto& g : s.greeks) {
     if (g == "vega" && (!s.gbm() || !s.vol_term.is_flat()))
       model.error("greeks", "vega bumps one flat GBM volatility (under " + name_of(s.process) +
-                                (s.gbm() ? " with a term structure" : "") + ", bump its inputs with --set and compare)");
+                                (s.gbm() ? " with a term structure" : s.jumping ? " with jumps" : "") +
+                                ", bump its inputs with --set and compare)");
     if (g == "rho" && s.market.has_discount)
       model.error("greeks", "rho bumps the flat model.process.rate (with a discount curve, bump its rates with --set)");
   }
@@ -379,6 +395,12 @@ const std::vector<io::KeySchema>& option_keys() {
        "CEV: the volatility scale sigma in dS = (r - q) S dt + sigma S^beta dW"},
       {"model.process.beta", "number", "", "in (0, 1]",
        "CEV: the elasticity beta (1: GBM)"},
+      {"model.process.jumps", "block", "", "",
+       "Merton's lognormal jumps of the log spot, on gbm (Merton's model) or heston (Bates's): a Poisson number a "
+       "year, each normal; the drift is compensated, so the forward is unchanged"},
+      {"model.process.jumps.intensity", "number", "", "in (0, 1000]", "jumps a year"},
+      {"model.process.jumps.mean", "number", "", "in [-5, 5]", "the mean of one jump of the log spot"},
+      {"model.process.jumps.vol", "number", "", "in [0, 5]", "the standard deviation of one jump of the log spot"},
       {"model.instrument", "block", "", "",
        "the option priced"},
       {"model.instrument.type", "one of", "", "european, digital, asian, barrier, lookback, basket, american, bermudan",

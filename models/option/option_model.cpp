@@ -69,6 +69,18 @@ HestonStep<Real> make_heston_step(const OptionSpec& s) {
   return k;
 }
 
+// The jumps of a step of dt years; the Poisson inversion stops where the
+// probability of more jumps is below 1e-15.
+template <class Real>
+JumpStep<Real> make_jump_step(const Jumps& j, double dt) {
+  const double rate = j.intensity * dt;
+  double p = std::exp(-rate), left = 1 - p;
+  int most = 0;
+  while (left > 1e-15 && most < 1000) left -= p *= rate / ++most;
+  return {static_cast<Real>(std::exp(-rate)), static_cast<Real>(rate), static_cast<Real>(-rate * j.compensator()),
+          static_cast<Real>(j.mean), static_cast<Real>(j.vol), most};
+}
+
 template <class Real, int Copies, bool Control, bool Sobol = false, Dynamics D = Dynamics::Gbm>
 StepPath<Real, Copies, Control, Sobol, D> make_step_path(const OptionSpec& s, const KernelSetup& setup,
                                                          const StepTables& tables) {
@@ -110,7 +122,8 @@ StepPath<Real, Copies, Control, Sobol, D> make_step_path(const OptionSpec& s, co
   k.rebate_pv = static_cast<Real>(s.rebate * discount);
   k.control = s.instrument == Instrument::Asian ? ControlKind::GeometricAsian : ControlKind::European;
   if constexpr (Sobol) k.plan = make_bridge_plan<Real>(k.steps, setup.chunk_paths, setup.seed);
-  if constexpr (D == Dynamics::Heston) k.heston = make_heston_step<Real>(s);
+  if constexpr (D == Dynamics::Heston || D == Dynamics::Bates) k.heston = make_heston_step<Real>(s);
+  if constexpr (D == Dynamics::Merton || D == Dynamics::Bates) k.jumps = make_jump_step<Real>(s.jumps, dt);
   return k;
 }
 
@@ -120,7 +133,7 @@ StepPath<Real, Copies, Control, Sobol, D> make_step_path(const OptionSpec& s, co
 StepTables make_step_tables(const OptionSpec& s) {
   StepTables out;
   if (!s.stepped() || s.multi_asset() || s.heston()) return out;
-  const bool gbm_table = s.gbm() && (!s.times.empty() || s.term_structure());
+  const bool gbm_table = s.gbm_diffusion() && (!s.times.empty() || s.term_structure());
   if (!s.local() && !gbm_table) return out;
   const auto times = fixing_times(s);
   const double mu = s.rate - s.dividend - 0.5 * s.volatility * s.volatility;
@@ -432,8 +445,14 @@ std::vector<Reference> OptionModel::price_references() const {
   const OptionSpec& s = spec_;
   if (s.heston()) {
     if (s.instrument != Instrument::European) return {};
-    return {{"price", heston_price({s.spot, s.strike, s.rate, s.dividend, s.maturity, s.v0, s.kappa, s.theta, s.xi,
-                                    s.rho, s.call})}};
+    const HestonInput h{s.spot, s.strike, s.rate, s.dividend, s.maturity, s.v0, s.kappa, s.theta, s.xi, s.rho, s.call};
+    return {{"price", s.jumping ? bates_price(h, s.jumps) : heston_price(h)}};
+  }
+  if (s.jumping) {
+    // Merton's series on the flat inputs to maturity (exact: the jumps are
+    // time-homogeneous and the diffusion's variance is the total's).
+    if (s.instrument != Instrument::European) return {};
+    return {{"price", merton_price(bsm_input(s), s.jumps)}};
   }
   if (s.multi_asset()) {
     if (s.assets.size() != 2) return {};
@@ -501,7 +520,7 @@ PathKernel OptionModel::kernel(const KernelSetup& setup) const {
     return f ? PathKernel(make_basket_path<float, false>(spec_)) : PathKernel(make_basket_path<double, false>(spec_));
   }
   const StepTables& t = tables_;
-  if (!spec_.gbm()) {
+  if (!spec_.gbm()) {  // Heston, local volatilities, jumps
     const bool f = precision == Precision::Float, a = spec_.antithetic;
     const OptionSpec& s = spec_;
     const auto with = [&](auto dynamics) -> PathKernel {
@@ -511,7 +530,9 @@ PathKernel OptionModel::kernel(const KernelSetup& setup) const {
       return f ? PathKernel(make_step_path<float, 1, false, false, D>(s, setup, t))
                : PathKernel(make_step_path<double, 1, false, false, D>(s, setup, t));
     };
+    if (spec_.heston() && spec_.jumping) return with(std::integral_constant<Dynamics, Dynamics::Bates>{});
     if (spec_.heston()) return with(std::integral_constant<Dynamics, Dynamics::Heston>{});
+    if (spec_.jumping) return with(std::integral_constant<Dynamics, Dynamics::Merton>{});
     if (spec_.process == Process::LocalVol) return with(std::integral_constant<Dynamics, Dynamics::LocalVol>{});
     return with(std::integral_constant<Dynamics, Dynamics::Cev>{});
   }
@@ -564,8 +585,11 @@ std::string OptionModel::describe() const {
     << (p.strike_type == StrikeType::None ? "" : " " + name_of(p.strike_type) + "-strike")
     << (p.knock == KnockKind::None ? "" : " " + name_of(p.knock) + " " + number(p.barrier)) << " " << (p.call ? "call" : "put");
   if (p.heston())
-    s << ", Heston (" << (p.qe ? "QE" : "full-truncation Euler") << ") S0=" << p.spot << " v0=" << p.v0
-      << " kappa=" << p.kappa << " theta=" << p.theta << " xi=" << p.xi << " rho=" << p.rho;
+    s << (p.jumping ? ", Bates" : ", Heston") << " (" << (p.qe ? "QE" : "full-truncation Euler") << ") S0=" << p.spot
+      << " v0=" << p.v0 << " kappa=" << p.kappa << " theta=" << p.theta << " xi=" << p.xi << " rho=" << p.rho;
+  else if (p.jumping)
+    s << ", Merton jump diffusion S0=" << p.spot << " sigma=" << p.volatility
+      << (p.vol_term.is_flat() ? "" : " (to maturity; term structure)");
   else if (p.process == Process::LocalVol)
     s << ", Dupire local volatility from a " << p.market.surface->expiries.size() << " x "
       << p.market.surface->strikes.size() << " implied surface, S0=" << p.spot;
@@ -573,6 +597,8 @@ std::string OptionModel::describe() const {
     s << ", CEV S0=" << p.spot << " sigma=" << p.cev_sigma << " beta=" << p.cev_beta;
   else
     s << ", GBM S0=" << p.spot << " sigma=" << p.volatility << (p.vol_term.is_flat() ? "" : " (to maturity; term structure)");
+  if (p.jumping)
+    s << ", jumps " << p.jumps.intensity << "/y of mean " << p.jumps.mean << " and vol " << p.jumps.vol;
   const bool curves = p.market.has_discount || p.market.has_dividend_yield || !p.market.dividends.empty();
   s << (p.strike_type == StrikeType::Floating ? std::string() : " K=" + number(p.strike)) << " T=" << p.maturity
     << " r=" << p.rate << " q=" << p.dividend << (curves ? " (to maturity, from market curves and dividends)" : "")

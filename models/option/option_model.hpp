@@ -8,6 +8,7 @@
 #include "io/block.hpp"
 #include "io/schema.hpp"
 #include "models/market/local_vol.hpp"
+#include "models/option/analytic.hpp"
 #include "models/market/market.hpp"
 #include "models/model.hpp"
 
@@ -56,6 +57,9 @@ struct OptionSpec {
   market::Market market;     // curves (flat at rate and dividend when not given), dividends, a surface
   market::VolTerm vol_term;  // gbm: sigma(t)
   double cev_sigma = 0, cev_beta = 1;
+  // gbm or heston with process.jumps: Merton's and Bates's models.
+  bool jumping = false;
+  Jumps jumps;
   std::shared_ptr<const market::LocalVolGrid> local_vol;  // local_vol: Dupire's grid on the path's steps
   // Several correlated GBM assets (a basket) replace spot, volatility and dividend.
   std::vector<Asset> assets;
@@ -88,14 +92,17 @@ struct OptionSpec {
   bool multi_asset() const { return !assets.empty(); }
   bool early_exercise() const { return instrument == Instrument::American || instrument == Instrument::Bermudan; }
   bool heston() const { return process == Process::Heston; }
-  bool gbm() const { return process == Process::Gbm; }
+  // GBM without jumps (the closed forms, controls, Sobol paths and path Greeks are its).
+  bool gbm() const { return process == Process::Gbm && !jumping; }
+  // A GBM diffusion, with or without jumps: its volatility and step table.
+  bool gbm_diffusion() const { return process == Process::Gbm; }
   // A local volatility: Dupire's or CEV's.
   bool local() const { return process == Process::LocalVol || process == Process::Cev; }
   // Market data beyond flat rates, or a volatility that changes with time.
   bool term_structure() const { return !market.flat() || !vol_term.is_flat(); }
   // Walked step by step (StepPath): path-dependent payoffs, Heston and local-volatility
   // paths, and GBM paths from Sobol points.
-  bool stepped() const { return path_dependent() || heston() || local() || sobol; }
+  bool stepped() const { return path_dependent() || heston() || local() || jumping || sobol; }
 };
 
 // A stepped path's per-step data (StepPath::step_data, local_vol), built once.

@@ -1,7 +1,8 @@
 // Path-dependent payoffs on a path observed at fixing times t_1..t_n: GBM (equal
 // steps, or per-step drift and variance from term structures), exact log steps;
-// Heston (equal steps); or a local volatility sigma(t, S), Dupire's from a surface
-// or CEV's sigma S^(beta - 1), by log-Euler steps: the average (arithmetic or geometric,
+// Heston (equal steps); either with Merton's lognormal jumps (Merton, Bates); or a
+// local volatility sigma(t, S), Dupire's from a surface or CEV's sigma S^(beta - 1),
+// by log-Euler steps: the average (arithmetic or geometric,
 // Asian), the running extreme (lookback), and an optional single barrier checked
 // at the fixings or continuously, through the Brownian bridge between them.
 // Written once for both backends; one thread walks the G paths of a stream group,
@@ -12,6 +13,7 @@
 
 #include "models/kernel_table.hpp"
 #include "models/option/heston_step.hpp"
+#include "models/option/jump_step.hpp"
 #include "models/option/payoff.hpp"
 #include "models/option/sobol_bridge.hpp"
 #include "rng/hd.hpp"
@@ -24,8 +26,9 @@ enum class Knock : int { None, DownOut, UpOut, DownIn, UpIn };
 
 enum class ControlKind : int { GeometricAsian, European };
 
-// How the log spot moves from one step to the next.
-enum class Dynamics : int { Gbm, Heston, LocalVol, Cev };
+// How the log spot moves from one step to the next: Merton is GBM with jumps,
+// Bates Heston with jumps.
+enum class Dynamics : int { Gbm, Heston, LocalVol, Cev, Merton, Bates };
 
 // Copies = 2 adds the antithetic path (-Z) to each path; fixed at compile time so
 // the path state stays in registers. WithControl also scores a control variate on
@@ -37,7 +40,8 @@ enum class Dynamics : int { Gbm, Heston, LocalVol, Cev };
 // Brownian bridge between steps needs GBM's volatility, known in advance.
 template <class Real, int Copies, bool WithControl = false, bool Sobol = false, Dynamics D = Dynamics::Gbm>
 struct StepPath {
-  static constexpr bool Heston = D == Dynamics::Heston;
+  static constexpr bool Heston = D == Dynamics::Heston || D == Dynamics::Bates;
+  static constexpr bool Jumping = D == Dynamics::Merton || D == Dynamics::Bates;
   static constexpr bool Local = D == Dynamics::LocalVol || D == Dynamics::Cev;
   static_assert(!(Sobol && Copies == 2), "Sobol paths have no antithetic copies");
   static_assert(!(D != Dynamics::Gbm && (Sobol || WithControl)), "only GBM paths take Sobol points or a control");
@@ -48,7 +52,7 @@ struct StepPath {
   // CUDA launch bound: blocks of 256 threads resident per SM, which caps registers
   // (64 at 4, 128 at 2). Plain float paths fit in 64 without spilling; double paths
   // with antithetic copies or a control need more than 128.
-  static constexpr int kMinBlocksPerSM = sizeof(Real) == 4 && Copies == 1 && !WithControl && !Sobol && !Heston ? 4
+  static constexpr int kMinBlocksPerSM = sizeof(Real) == 4 && Copies == 1 && !WithControl && !Sobol && !Heston && !Jumping ? 4
                                          : sizeof(Real) == 8 && (Copies == 2 || WithControl) ? 1
                                                                                               : 2;
 
@@ -74,6 +78,7 @@ struct StepPath {
   struct Unused {};
   std::conditional_t<Sobol, BridgePlan<Real>, Unused> plan;
   std::conditional_t<Heston, HestonStep<Real>, Unused> heston;
+  std::conditional_t<Jumping, JumpStep<Real>, Unused> jumps;
 
   // Sobol: each chunk is one scrambling, an estimate independent of the others, so
   // the driver also tallies each chunk's values (chunk_values) as one sample.
@@ -221,12 +226,18 @@ struct StepPath {
         }
         source.next();
       };
-      // The normal of the step, Heston's second one (the log spot's own), and the
-      // uniform of the bridge's extreme between fixings.
+      // The normal of the step, Heston's second one (the log spot's own), the
+      // uniform of the bridge's extreme between fixings, and the jumps' uniform
+      // (their number) and normal (their sizes).
       Real z[G][W], z2[Heston ? G : 1][W], u[BridgeExtreme ? G : 1][W];
+      Real jump_u[Jumping ? G : 1][W], jump_z[Jumping ? G : 1][W];
       draw(z, false);
       if constexpr (Heston) draw(z2, false);
       if constexpr (BridgeExtreme) draw(u, true);
+      if constexpr (Jumping) {
+        draw(jump_u, true);
+        draw(jump_z, false);
+      }
       MCSIM_UNROLL
       for (int lane = 0; lane < G; ++lane) {
         MCSIM_UNROLL
@@ -241,6 +252,7 @@ struct StepPath {
               x[i][j] += drift - Real(0.5) * sigma * sigma * dt + sigma * vol * (c ? -z[lane][j] : z[lane][j]);
             } else
               x[i][j] += drift + vol * (c ? -z[lane][j] : z[lane][j]);
+            if constexpr (Jumping) x[i][j] += jumps.move(jump_u[lane][j], c ? -jump_z[lane][j] : jump_z[lane][j]);
             const Real now = x[i][j];
             if constexpr (P == StepPayoff::ArithmeticAverage) sum[i][j] += fast_exp(now);
             if constexpr (WithControl && P == StepPayoff::ArithmeticAverage) log_sum[i][j] += now;

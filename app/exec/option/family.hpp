@@ -48,6 +48,8 @@ MCSIM_FAMILY(SobolSteps);
 MCSIM_FAMILY(HestonSteps);
 MCSIM_FAMILY(LocalVolSteps);
 MCSIM_FAMILY(CevSteps);
+MCSIM_FAMILY(MertonSteps);
+MCSIM_FAMILY(BatesSteps);
 MCSIM_FAMILY(Basket);
 MCSIM_FAMILY(American);
 #undef MCSIM_FAMILY
