@@ -174,7 +174,7 @@ TEST_CASE("a non-finite GPU tally stops the run naming chunk and device", "[gpu]
   fs::remove_all(dir);
 }
 
-TEST_CASE("path-dependent, Heston, Sobol, basket, Bermudan and jump options and path Greeks agree on CPU and GPU", "[gpu]") {
+TEST_CASE("path-dependent, Heston, Sobol, basket, Bermudan, jump, forward-start and cliquet options and path Greeks agree on CPU and GPU", "[gpu]") {
   if (!have_gpu()) return;
   const std::string base =
       "run: { name: t, paths: 200_003, seed: 12, chunk_paths: 4096 }\n"
@@ -257,6 +257,12 @@ TEST_CASE("path-dependent, Heston, Sobol, basket, Bermudan and jump options and 
       "             jumps: { intensity: 0.5, mean: -0.12, vol: 0.1 } }\n"
       "  instrument: { type: european, option: call, strike: 105, maturity: 1 }\n  steps: 40\n"
       "  variance_reduction: [antithetic]\n",
+      // A forward start, and a cliquet with local and global bounds on market curves.
+      gbm + "  instrument: { type: forward_start, option: put, moneyness: 0.95, start: 0.4, maturity: 1.2 }\n"
+      "  variance_reduction: [antithetic]\n",
+      curves + "  process: { type: gbm, spot: 100, volatility: 0.2 }\n"
+      "  instrument: { type: cliquet, resets: 8, maturity: 2, local_floor: -0.02, local_cap: 0.04, global_floor: 0,"
+      " global_cap: 0.15 }\n",
   };
   for (const char* precision : {"float", "double"})
     for (const auto& inst : instruments) {

@@ -105,6 +105,37 @@ void parse_volatility(io::Block& process, OptionSpec& s) {
   s.volatility = values.front();
 }
 
+// A forward start's moneyness and start, or a cliquet's periods and bounds.
+void parse_periodic(io::Block& inst, OptionSpec& s) {
+  using io::Range;
+  if (s.instrument == Instrument::ForwardStart) {
+    s.moneyness = inst.real("moneyness", 1.0, Range::positive());
+    s.start = inst.real("start", std::nullopt, Range::positive());
+    if (s.maturity > 0 && !(s.start < s.maturity)) inst.error("start", "the strike is set before the maturity");
+    s.times = {s.start, s.maturity};  // two exact steps
+    return;
+  }
+  if (inst.has("times")) {
+    s.times = inst.reals("times", Range::positive());
+    if (inst.has("resets")) inst.error("resets", "give resets or times, not both");
+    for (std::size_t i = 1; i < s.times.size(); ++i)
+      if (!(s.times[i] > s.times[i - 1])) inst.error("times", "reset times must increase");
+    if (s.times.empty() || s.times.back() != s.maturity) inst.error("times", "the last reset time is the maturity");
+  } else {
+    s.steps = inst.count("resets", std::nullopt, 1, 10000);
+  }
+  const auto bound = [&](const char* key, double none) {
+    inst.schema_note(key, none == -1 ? "-1 (none)" : "none");
+    return inst.has(key) ? inst.real(key, std::nullopt, {-1.0, 1e6}) : none;
+  };
+  s.local_floor = bound("local_floor", -1);
+  s.local_cap = bound("local_cap", INFINITY);
+  s.global_floor = bound("global_floor", -INFINITY);
+  s.global_cap = bound("global_cap", INFINITY);
+  if (s.local_floor > s.local_cap) inst.error("local_cap", "below local_floor");
+  if (s.global_floor > s.global_cap) inst.error("global_cap", "below global_floor");
+}
+
 // model.process.jumps: Merton's lognormal jumps on gbm (Merton) or heston (Bates).
 void parse_jumps(io::Block& process, OptionSpec& s) {
   io::Block j = process.child("jumps", true);
@@ -149,8 +180,8 @@ const std::vector<std::string>& process_names() {
   return n;
 }
 const std::vector<std::string>& instrument_names() {
-  static const std::vector<std::string> n{"european", "digital", "asian", "barrier",
-                                          "lookback", "basket",  "american", "bermudan"};
+  static const std::vector<std::string> n{"european", "digital",  "asian",    "barrier",       "lookback",
+                                          "basket",   "american", "bermudan", "forward_start", "cliquet"};
   return n;
 }
 const std::vector<std::string>& average_names() {
@@ -224,7 +255,11 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
     inst.error("type", "a basket needs several assets: give model.process.assets and correlation");
   if (s.instrument != Instrument::Basket && s.multi_asset())
     inst.error("type", "several assets price a basket only (type: basket)");
-  s.call = inst.choice("option", {"call", "put"}, std::nullopt) != "put";
+  if (s.instrument == Instrument::Cliquet) {
+    if (inst.has("option")) inst.error("option", "a cliquet pays its bounded returns, neither a call nor a put");
+  } else {
+    s.call = inst.choice("option", {"call", "put"}, std::nullopt) != "put";
+  }
   s.maturity = inst.real("maturity", std::nullopt, kMaturity);
   if (s.instrument == Instrument::Lookback) {
     s.strike_type = inst.choice_of("strike_type", strike_type_names(), std::optional<StrikeType>(StrikeType::Fixed), 1);
@@ -232,6 +267,8 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
     else if (inst.has("strike")) inst.error("strike", "a floating-strike lookback has no strike");
   } else if (s.instrument == Instrument::Basket) {
     parse_basket(inst, s);
+  } else if (s.periodic()) {
+    parse_periodic(inst, s);
   } else {
     s.strike = inst.real("strike", std::nullopt, Range::positive());
   }
@@ -290,6 +327,9 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
     if (model.has("steps")) model.error("steps", "a basket pays on its assets at maturity, reached in one exact step");
   } else if (s.instrument == Instrument::Bermudan) {
     if (model.has("steps")) model.error("steps", "a Bermudan option steps at its exercise dates; set instrument.exercise_dates");
+  } else if (s.periodic()) {
+    if (model.has("steps"))
+      model.error("steps", "a forward start steps to its start and maturity, a cliquet to its resets (instrument.resets)");
   } else {
     model.schema_note("steps", fmt::format("1; {} under heston, local_vol and cev, {} for an American option",
                                            kHestonDefaultSteps, kAmericanDefaultDates));
@@ -318,7 +358,7 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
                                    "as needed)");
   }
   if (s.term_structure() && s.gbm() && s.instrument != Instrument::European && s.instrument != Instrument::Digital &&
-      !s.path_dependent())
+      !s.path_dependent() && !s.periodic())
     model.error("market", "market curves, dividends and a volatility term structure serve european, digital, asian, "
                           "barrier and lookback options in this version");
   for (const auto& v : model.choices("variance_reduction", {"antithetic", "control_variate", "sobol"})) {
@@ -328,7 +368,7 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   }
   if (s.sobol) {
     // The Brownian bridge builds one GBM path on equal steps.
-    if (!s.gbm() || s.multi_asset() || s.early_exercise() || s.instrument == Instrument::Digital)
+    if (!s.gbm() || s.multi_asset() || s.early_exercise() || s.instrument == Instrument::Digital || s.periodic())
       model.error("variance_reduction", "sobol drives a single GBM asset's path: european, asian, barrier or lookback");
     else if (!s.times.empty())
       model.error("variance_reduction", "sobol builds paths on equally spaced steps; give fixings, not times");
@@ -403,10 +443,11 @@ const std::vector<io::KeySchema>& option_keys() {
       {"model.process.jumps.vol", "number", "", "in [0, 5]", "the standard deviation of one jump of the log spot"},
       {"model.instrument", "block", "", "",
        "the option priced"},
-      {"model.instrument.type", "one of", "", "european, digital, asian, barrier, lookback, basket, american, bermudan",
+      {"model.instrument.type", "one of", "",
+       "european, digital, asian, barrier, lookback, basket, american, bermudan, forward_start, cliquet",
        "the payoff family"},
       {"model.instrument.option", "one of", "", "call, put",
-       "call or put"},
+       "call or put (a cliquet has none)"},
       {"model.instrument.maturity", "number", "", "in (0, 100]",
        "years to expiry"},
       {"model.instrument.strike", "number", "", "> 0 or any for a spread",
@@ -432,7 +473,7 @@ const std::vector<io::KeySchema>& option_keys() {
       {"model.instrument.rebate", "number", "0", ">= 0",
        "barrier: paid at maturity when a knock-out option is knocked out (or a knock-in never is)"},
       {"model.instrument.times", "list of numbers", "-", "> 0",
-       "Asian: the fixing times in years, increasing (instead of fixings)"},
+       "Asian: the fixing times in years, increasing (instead of fixings); cliquet: the period ends (instead of resets)"},
       {"model.instrument.monitoring", "one of", "discrete", "continuous, discrete",
        "barrier: checked continuously (Brownian-bridge correction) or at the steps only"},
       {"model.process.assets", "list of blocks", "-", "",
@@ -453,6 +494,16 @@ const std::vector<io::KeySchema>& option_keys() {
        "basket: one weight per asset"},
       {"model.instrument.cash", "number", "1", "> 0",
        "digital: the amount paid in the money"},
+      {"model.instrument.moneyness", "number", "1", "> 0",
+       "forward start: the strike as a fraction of the spot at the start"},
+      {"model.instrument.start", "number", "", "> 0",
+       "forward start: when the strike is set (years, before the maturity)"},
+      {"model.instrument.resets", "whole number", "", ">= 1, <= 10000",
+       "cliquet: equally spaced period ends over [0, maturity] (or times: the period ends, the last at maturity)"},
+      {"model.instrument.local_floor", "number", "-1 (none)", "in [-1, 1e+06]", "cliquet: the least return a period counts"},
+      {"model.instrument.local_cap", "number", "none", "in [-1, 1e+06]", "cliquet: the most return a period counts"},
+      {"model.instrument.global_floor", "number", "none", "in [-1, 1e+06]", "cliquet: the least sum of returns paid"},
+      {"model.instrument.global_cap", "number", "none", "in [-1, 1e+06]", "cliquet: the most sum of returns paid"},
       {"model.process.v0", "number", "", ">= 0",
        "Heston: the variance today"},
       {"model.process.kappa", "number", "", "> 0",

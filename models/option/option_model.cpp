@@ -90,8 +90,10 @@ StepPath<Real, Copies, Control, Sobol, D> make_step_path(const OptionSpec& s, co
                  ? (s.strike_type == StrikeType::Floating ? StepPayoff::LookbackFloating : StepPayoff::LookbackFixed)
              : s.instrument == Instrument::Asian
                  ? (s.average == Average::Geometric ? StepPayoff::GeometricAverage : StepPayoff::ArithmeticAverage)
-             : s.instrument == Instrument::Digital ? StepPayoff::Digital
-                                                   : StepPayoff::European;
+             : s.instrument == Instrument::Digital      ? StepPayoff::Digital
+             : s.instrument == Instrument::ForwardStart ? StepPayoff::ForwardStart
+             : s.instrument == Instrument::Cliquet      ? StepPayoff::Cliquet
+                                                        : StepPayoff::European;
   const auto times = fixing_times(s);
   k.steps = static_cast<int>(times.size());
   k.log_spot = static_cast<Real>(std::log(s.spot));
@@ -121,6 +123,12 @@ StepPath<Real, Copies, Control, Sobol, D> make_step_path(const OptionSpec& s, co
   k.log_barrier = static_cast<Real>(s.knock == KnockKind::None ? 0.0 : std::log(s.barrier));
   k.rebate_pv = static_cast<Real>(s.rebate * discount);
   k.control = s.instrument == Instrument::Asian ? ControlKind::GeometricAsian : ControlKind::European;
+  k.start_step = 0;  // the forward start's dates are {start, maturity}
+  k.moneyness = static_cast<Real>(s.moneyness);
+  // No bound is a bound no return reaches (a float's infinity would do, but not under fast maths).
+  const auto bound = [](double v) { return static_cast<Real>(std::isinf(v) ? (v > 0 ? 1e30 : -1e30) : v); };
+  k.local_floor = bound(s.local_floor), k.local_cap = bound(s.local_cap);
+  k.global_floor = bound(s.global_floor), k.global_cap = bound(s.global_cap);
   if constexpr (Sobol) k.plan = make_bridge_plan<Real>(k.steps, setup.chunk_paths, setup.seed);
   if constexpr (D == Dynamics::Heston || D == Dynamics::Bates) k.heston = make_heston_step<Real>(s);
   if constexpr (D == Dynamics::Merton || D == Dynamics::Bates) k.jumps = make_jump_step<Real>(s.jumps, dt);
@@ -476,6 +484,15 @@ std::vector<Reference> OptionModel::price_references() const {
     return {{"price", cev_price({s.spot, s.strike, s.rate, s.dividend, s.maturity, s.cev_sigma, s.cev_beta, s.call})}};
   }
   if (s.term_structure() && !vanilla) return {};  // the closed forms below take flat inputs
+  if (s.instrument == Instrument::ForwardStart) {
+    BsmInput unit = in;
+    unit.strike = s.moneyness;
+    return {{"price", forward_start_price(unit, s.start)}};
+  }
+  if (s.instrument == Instrument::Cliquet) {
+    if (std::isfinite(s.global_floor) || std::isfinite(s.global_cap)) return {};  // no closed form
+    return {{"price", cliquet_price(in, fixing_times(s), s.local_floor, s.local_cap)}};
+  }
   if (s.early_exercise()) {
     // The tree on the same exercise dates; an American is priced on `steps` dates, so
     // its reference, exercisable at any time, also carries the gap between the two.
@@ -583,7 +600,14 @@ std::string OptionModel::describe() const {
   }
   s << name_of(p.instrument) << (p.average == Average::None ? "" : " " + name_of(p.average))
     << (p.strike_type == StrikeType::None ? "" : " " + name_of(p.strike_type) + "-strike")
-    << (p.knock == KnockKind::None ? "" : " " + name_of(p.knock) + " " + number(p.barrier)) << " " << (p.call ? "call" : "put");
+    << (p.knock == KnockKind::None ? "" : " " + name_of(p.knock) + " " + number(p.barrier))
+    << (p.instrument == Instrument::Cliquet ? "" : p.call ? " call" : " put");
+  const auto bound = [](double v) { return std::isfinite(v) ? number(v) : std::string(v > 0 ? "inf" : "-inf"); };
+  if (p.instrument == Instrument::ForwardStart)
+    s << " struck at " << number(p.moneyness) << " x S(" << number(p.start) << ")";
+  if (p.instrument == Instrument::Cliquet)
+    s << " (returns within [" << bound(p.local_floor) << ", " << bound(p.local_cap) << "], their sum within ["
+      << bound(p.global_floor) << ", " << bound(p.global_cap) << "])";
   if (p.heston())
     s << (p.jumping ? ", Bates" : ", Heston") << " (" << (p.qe ? "QE" : "full-truncation Euler") << ") S0=" << p.spot
       << " v0=" << p.v0 << " kappa=" << p.kappa << " theta=" << p.theta << " xi=" << p.xi << " rho=" << p.rho;
@@ -600,7 +624,7 @@ std::string OptionModel::describe() const {
   if (p.jumping)
     s << ", jumps " << p.jumps.intensity << "/y of mean " << p.jumps.mean << " and vol " << p.jumps.vol;
   const bool curves = p.market.has_discount || p.market.has_dividend_yield || !p.market.dividends.empty();
-  s << (p.strike_type == StrikeType::Floating ? std::string() : " K=" + number(p.strike)) << " T=" << p.maturity
+  s << (p.strike_type == StrikeType::Floating || p.periodic() ? std::string() : " K=" + number(p.strike)) << " T=" << p.maturity
     << " r=" << p.rate << " q=" << p.dividend << (curves ? " (to maturity, from market curves and dividends)" : "")
     << (p.instrument == Instrument::Digital ? " cash=" + number(p.cash) : "");
   if (p.stepped())

@@ -1,6 +1,7 @@
 // The option-pricing model: its parameters as read from `model:`, the analytic
 // references, and the path kernel for each precision.
 #pragma once
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,7 +23,7 @@ struct Asset {
 // The choices of an option job, as enums once read; each names list holds the
 // config's words in the enum's order (after None, where there is one).
 enum class Process { Gbm, Heston, LocalVol, Cev };
-enum class Instrument { European, Digital, Asian, Barrier, Lookback, Basket, American, Bermudan };
+enum class Instrument { European, Digital, Asian, Barrier, Lookback, Basket, American, Bermudan, ForwardStart, Cliquet };
 enum class Average { None, Arithmetic, Geometric };
 enum class StrikeType { None, Fixed, Floating };
 enum class KnockKind { None, DownOut, UpOut, DownIn, UpIn };
@@ -78,6 +79,10 @@ struct OptionSpec {
   KnockKind knock = KnockKind::None;            // barrier, or an Asian's optional knock
   double barrier = 0, rebate = 0;   // rebate paid at expiry
   bool continuous = false;          // monitoring of barrier and extremes
+  double moneyness = 1, start = 0;  // forward start: strike = moneyness x S(start)
+  // cliquet: each period's return within [local_floor, local_cap], their sum within
+  // [global_floor, global_cap] (infinite: none); the periods end at `times` or `steps` equal ones
+  double local_floor = -1, local_cap = INFINITY, global_floor = -INFINITY, global_cap = INFINITY;
   BasketKind basket = BasketKind::None;
   std::vector<double> weights;      // basket: one per asset
   // american: exercise at each of `steps` dates; bermudan: at `steps` = exercise_dates
@@ -102,7 +107,9 @@ struct OptionSpec {
   bool term_structure() const { return !market.flat() || !vol_term.is_flat(); }
   // Walked step by step (StepPath): path-dependent payoffs, Heston and local-volatility
   // paths, and GBM paths from Sobol points.
-  bool stepped() const { return path_dependent() || heston() || local() || jumping || sobol; }
+  // Forward starts and cliquets: payoffs on the returns between dates.
+  bool periodic() const { return instrument == Instrument::ForwardStart || instrument == Instrument::Cliquet; }
+  bool stepped() const { return path_dependent() || periodic() || heston() || local() || jumping || sobol; }
 };
 
 // A stepped path's per-step data (StepPath::step_data, local_vol), built once.

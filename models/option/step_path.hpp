@@ -2,9 +2,10 @@
 // steps, or per-step drift and variance from term structures), exact log steps;
 // Heston (equal steps); either with Merton's lognormal jumps (Merton, Bates); or a
 // local volatility sigma(t, S), Dupire's from a surface or CEV's sigma S^(beta - 1),
-// by log-Euler steps: the average (arithmetic or geometric,
-// Asian), the running extreme (lookback), and an optional single barrier checked
-// at the fixings or continuously, through the Brownian bridge between them.
+// by log-Euler steps: the average (arithmetic or geometric, Asian), the running
+// extreme (lookback), the spot a forward start's strike is set on, a cliquet's sum
+// of bounded returns, and an optional single barrier checked at the fixings or
+// continuously, through the Brownian bridge between them.
 // Written once for both backends; one thread walks the G paths of a stream group,
 // one Philox block per step giving each path its normal, or (Sobol) scrambled Sobol
 // points through the Brownian bridge giving it.
@@ -21,7 +22,11 @@
 
 namespace mcsim::option {
 
-enum class StepPayoff : int { European, Digital, ArithmeticAverage, GeometricAverage, LookbackFixed, LookbackFloating };
+enum class StepPayoff : int {
+  European, Digital, ArithmeticAverage, GeometricAverage, LookbackFixed, LookbackFloating,
+  ForwardStart,  // struck at moneyness x the spot at the end of step start_step
+  Cliquet,       // each step a period: its return within local bounds, summed, within global bounds
+};
 enum class Knock : int { None, DownOut, UpOut, DownIn, UpIn };
 
 enum class ControlKind : int { GeometricAsian, European };
@@ -74,6 +79,9 @@ struct StepPath {
   Knock knock;
   bool continuous;  // barrier and extremes monitored between fixings too
   Real log_barrier, rebate_pv;  // rebate discounted from expiry
+  int start_step;                // forward start
+  Real moneyness;
+  Real local_floor, local_cap, global_floor, global_cap;  // cliquet (+-huge for none)
   ControlKind control;
   struct Unused {};
   std::conditional_t<Sobol, BridgePlan<Real>, Unused> plan;
@@ -166,6 +174,8 @@ struct StepPath {
       case StepPayoff::GeometricAverage: return with_barrier<StepPayoff::GeometricAverage, W>(source, lanes, acc);
       case StepPayoff::LookbackFixed: return with_barrier<StepPayoff::LookbackFixed, W>(source, lanes, acc);
       case StepPayoff::LookbackFloating: return with_barrier<StepPayoff::LookbackFloating, W>(source, lanes, acc);
+      case StepPayoff::ForwardStart: return walk<StepPayoff::ForwardStart, Monitor::None, false, W>(source, lanes, acc);
+      case StepPayoff::Cliquet: return walk<StepPayoff::Cliquet, Monitor::None, false, W>(source, lanes, acc);
     }
   }
 
@@ -257,6 +267,12 @@ struct StepPath {
             if constexpr (P == StepPayoff::ArithmeticAverage) sum[i][j] += fast_exp(now);
             if constexpr (WithControl && P == StepPayoff::ArithmeticAverage) log_sum[i][j] += now;
             if constexpr (P == StepPayoff::GeometricAverage) sum[i][j] += now;
+            if constexpr (P == StepPayoff::ForwardStart)  // the log spot the strike is set on
+              sum[i][j] = step == start_step ? now : sum[i][j];
+            if constexpr (P == StepPayoff::Cliquet) {
+              const Real r = fast_exp(now - before) - Real(1);
+              sum[i][j] += r < local_floor ? local_floor : r > local_cap ? local_cap : r;
+            }
             if constexpr (kLookback) {
               Real reach = turn * now;
               if constexpr (BridgeExtreme) {
@@ -302,6 +318,14 @@ struct StepPath {
           if constexpr (P == StepPayoff::LookbackFixed) value = vanilla(fast_exp(turn * extreme[i][j]));
           if constexpr (P == StepPayoff::LookbackFloating)  // the extreme is the strike
             value = vanilla_payoff(fast_exp(x[i][j]), fast_exp(turn * extreme[i][j]), sign, discount);
+          if constexpr (P == StepPayoff::ForwardStart)
+            value = vanilla_payoff(fast_exp(x[i][j]), moneyness * fast_exp(sum[i][j]), sign, discount);
+          if constexpr (P == StepPayoff::Cliquet) {
+            const Real total_return = sum[i][j];
+            value = discount * (total_return < global_floor ? global_floor
+                                : total_return > global_cap ? global_cap
+                                                            : total_return);
+          }
           if constexpr (M != Monitor::None) {
             Real survive = live[i][j];
             if constexpr (M == Monitor::Discrete) survive = live[i][j] > side * log_barrier ? Real(1) : Real(0);
