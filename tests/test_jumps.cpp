@@ -8,17 +8,12 @@
 
 #include "app/run/runner.hpp"
 #include "config_errors.hpp"
+#include "cpu_run.hpp"
 #include "models/option/analytic.hpp"
 
 using namespace mcsim;
 
 namespace {
-io::Results run_cpu(const std::string& text, const std::vector<std::string>& sets = {}) {
-  return run_job(io::load_job_text(text, "test.yaml", sets), RunOptions{io::BackendChoice::Cpu, false, "test"});
-}
-const reduce::Estimate& price(const io::Results& r) { return r.scenarios.front().estimates.front(); }
-double reference(const io::Results& r) { return r.scenarios.front().references.front().value; }
-
 // Crash-like jumps: about one a year, 10% down on average.
 const std::string kMerton =
     "run: { name: t, paths: 400_000, seed: 21, chunk_paths: 16384 }\nmodel:\n  type: option\n"
