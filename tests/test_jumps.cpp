@@ -4,6 +4,7 @@
 // and the refusals of what jumps do not combine with.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "app/run/runner.hpp"
@@ -72,4 +73,17 @@ TEST_CASE("jumps are refused where they do not apply", "[jumps][config]") {
   CHECK(has_line(errors_of(kMerton, {"model.process.type=cev", "model.process.sigma=2", "model.process.beta=0.5"}),
                  "jumps join a gbm (Merton) or heston (Bates) process"));
   CHECK(has_line(errors_of(kMerton, {"model.process.jumps.intensity=0"}), "model.process.jumps.intensity"));
+}
+
+TEST_CASE("a Merton delta by bumping the spot agrees with the series' difference", "[jumps][greeks]") {
+  const auto r = run_cpu(kMerton, {"model.greeks=[delta]"});
+  const auto& s = r.scenarios.front();
+  const auto delta = std::find_if(s.estimates.begin(), s.estimates.end(), [](const auto& e) { return e.name == "delta"; });
+  REQUIRE(delta != s.estimates.end());
+  // The same central difference of the closed form (a 1% bump of the spot).
+  const option::Jumps j{0.8, -0.1, 0.15};
+  const double expected = (option::merton_price({101, 90, 0.04, 0.01, 0.18, 1.5, false}, j) -
+                           option::merton_price({99, 90, 0.04, 0.01, 0.18, 1.5, false}, j)) / 2;
+  CHECK(std::fabs(delta->value - expected) < 4 * delta->std_error);
+  CHECK(delta->std_error < 0.05 * std::fabs(expected));
 }

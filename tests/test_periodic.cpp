@@ -4,6 +4,7 @@
 // refusals.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "app/run/runner.hpp"
@@ -75,4 +76,14 @@ TEST_CASE("forward starts and cliquets are refused where they do not apply", "[p
   CHECK(has_line(errors_of(kGbm + "  instrument: { type: cliquet, resets: 4, maturity: 2 }\n",
                            {"model.process={type: heston, spot: 100, v0: 0.04, kappa: 2, theta: 0.04, xi: 0.3, rho: -0.5}"}),
                  "under heston mcsim prices european"));
+}
+
+TEST_CASE("a forward start's bumped delta is its price over the spot", "[periodic][greeks]") {
+  // Rubinstein's price is linear in the spot: delta = price / S.
+  const auto r = run_cpu(kForward, {"model.greeks=[delta]"});
+  const auto& s = r.scenarios.front();
+  const auto delta = std::find_if(s.estimates.begin(), s.estimates.end(), [](const auto& e) { return e.name == "delta"; });
+  REQUIRE(delta != s.estimates.end());
+  const double expected = option::forward_start_price({100, 1.05, 0.03, 0.01, 0.25, 1.5, true}, 0.5) / 100;
+  CHECK(std::fabs(delta->value - expected) < 4 * delta->std_error + 1e-9);
 }
