@@ -8,6 +8,9 @@
 #include "models/option/analytic.hpp"
 #include "models/option/quadrature.hpp"
 #include "models/rates/hull_white.hpp"
+#include "models/rates/rate_products.hpp"
+#include "reduce/moments.hpp"
+#include "rng/stream.hpp"
 
 using namespace mcsim;
 using rates::HullWhite;
@@ -107,4 +110,45 @@ TEST_CASE("the Black-Scholes-Hull-White European tends to Black-Scholes on the c
   CHECK(rates::bs_hull_white_price(model, 100, 0.01, 0.2, 0.3, 110, t, true) -
             rates::bs_hull_white_price(model, 100, 0.01, 0.2, 0.3, 110, t, false) ==
         Approx(100 * std::exp(-0.01 * t) - 110 * p).epsilon(1e-12));
+}
+
+namespace {
+// Mean and standard error of a Hull-White path kernel's first output over `groups`
+// stream groups, run directly on the host.
+template <class Real, int Copies>
+std::pair<double, double> simulate(const rates::RateTables& t, int groups) {
+  const auto kernel = rates::make_short_rate_path<Real, Copies>(t);
+  double sum = 0, sum_sq = 0, n = 0;
+  for (int g = 0; g < groups; ++g) {
+    rng::Stream stream(20261208, static_cast<std::uint64_t>(g));
+    reduce::GroupMoments<rates::ShortRatePath<Real, Copies>::kOutputs, Real> m;
+    kernel.simulate(stream, kernel.kGroup, m);
+    sum += m.sum[0], sum_sq += m.sum_sq[0], n += m.n[0];
+  }
+  const double mean = sum / n;
+  return {mean, std::sqrt((sum_sq / n - mean * mean) / (n - 1))};
+}
+}  // namespace
+
+TEST_CASE("Hull-White paths price bonds caps and swaptions at their closed forms", "[rates]") {
+  const auto check = [](const std::vector<rates::RateEvent>& events, double expected, const char* what) {
+    const auto t = rates::make_rate_tables(model, events);
+    for (const auto& [mean, se] : {simulate<double, 1>(t, 40000), simulate<float, 1>(t, 40000), simulate<double, 2>(t, 40000)}) {
+      INFO(what << ": " << mean << " +- " << se << " vs " << expected);
+      CHECK(std::fabs(mean - expected) < 4 * se + 2e-6 * expected);  // float rounding of the discount
+      CHECK(se < 0.03 * expected);
+    }
+  };
+  check(rates::zero_coupon_bond(7), model.curve.discount(7), "bond");
+  const std::vector<double> quarters{1, 1.25, 1.5, 1.75, 2, 2.25, 2.5, 2.75, 3};
+  check(rates::cap_events(quarters, 0.03, true), rates::cap_price(model, quarters, 0.03, true), "cap");
+  check(rates::cap_events(quarters, 0.03, false), rates::cap_price(model, quarters, 0.03, false), "floor");
+  const std::vector<double> annual{2, 3, 4, 5, 6, 7};
+  check(rates::swaption_events(annual, 0.035, true), rates::swaption_price(model, annual, 0.035, true), "payer");
+  check(rates::swaption_events(annual, 0.035, false), rates::swaption_price(model, annual, 0.035, false), "receiver");
+  // The paths see the rate's volatility: doubled sigma moves the swaption by many errors.
+  HullWhite wild = model;
+  wild.sigma *= 2;
+  const auto [mean, se] = simulate<double, 1>(rates::make_rate_tables(wild, rates::swaption_events(annual, 0.035, true)), 40000);
+  CHECK(std::fabs(mean - rates::swaption_price(model, annual, 0.035, true)) > 8 * se);
 }

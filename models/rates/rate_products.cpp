@@ -1,0 +1,58 @@
+#include "models/rates/rate_products.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace mcsim::rates {
+
+std::vector<RateEvent> zero_coupon_bond(double maturity) { return {{maturity, {1.0}, {maturity}, 0, 0}}; }
+
+std::vector<RateEvent> cap_events(const std::vector<double>& dates, double strike, bool cap) {
+  std::vector<RateEvent> out;
+  for (std::size_t i = 1; i < dates.size(); ++i) {
+    const double tau = dates[i] - dates[i - 1];
+    // tau (L - K)+ paid at the end is (1 - (1 + K tau) P(start, end))+ at the start.
+    out.push_back({dates[i - 1], {1 + strike * tau}, {dates[i]}, 1.0, cap ? -1 : 1});
+  }
+  return out;
+}
+
+std::vector<RateEvent> swaption_events(const std::vector<double>& dates, double strike, bool payer) {
+  RateEvent e{dates.front(), {}, {}, 1.0, payer ? -1 : 1};
+  for (std::size_t i = 1; i < dates.size(); ++i) {
+    e.amounts.push_back(strike * (dates[i] - dates[i - 1]) + (i + 1 == dates.size() ? 1.0 : 0.0));
+    e.times.push_back(dates[i]);
+  }
+  return {e};
+}
+
+RateTables make_rate_tables(const HullWhite& m, const std::vector<RateEvent>& events) {
+  std::vector<double> d, c;
+  double before = 0;
+  const double a = m.a, s2 = m.sigma * m.sigma;
+  for (const RateEvent& e : events) {
+    const double dt = e.date - before;
+    if (!(dt > 0)) throw std::invalid_argument("rate events must be on increasing dates after today");
+    const double decay = std::exp(-a * dt), b = m.b(0, dt), b2 = -std::expm1(-2 * a * dt) / (2 * a);
+    // x's move, I's move given x at the start, and their covariance (exact OU).
+    const double var_x = s2 * b2, var_i = s2 / (a * a) * (dt - 2 * b + b2);
+    const double cov = s2 / (2 * a * a) * (1 - decay) * (1 - decay);
+    const double sd_x = std::sqrt(var_x), load1 = cov / sd_x, load2 = std::sqrt(std::max(0.0, var_i - load1 * load1));
+    const double log_fit = m.curve.log_discount(e.date) - 0.5 * m.v(0, e.date);
+    d.insert(d.end(), {decay, sd_x, b, load1, load2, log_fit, static_cast<double>(c.size() / 3),
+                       static_cast<double>(e.amounts.size()), e.strike, static_cast<double>(e.sign)});
+    for (std::size_t i = 0; i < e.amounts.size(); ++i) {
+      const double fit = 0.5 * (m.v(e.date, e.times[i]) - m.v(0, e.times[i]) + m.v(0, e.date));
+      const double log_a = m.curve.log_discount(e.times[i]) - m.curve.log_discount(e.date) + fit;
+      c.insert(c.end(), {e.amounts[i], log_a, m.b(e.date, e.times[i])});
+    }
+    before = e.date;
+  }
+  RateTables t;
+  t.dates = TableData(d);
+  t.coupons = TableData(c);
+  t.count = static_cast<int>(events.size());
+  return t;
+}
+
+}  // namespace mcsim::rates

@@ -1,0 +1,41 @@
+// Rate products as dated events on a Hull-White path (short_rate_path.hpp), and
+// the tables that path reads: zero-coupon bonds, caps and floors, European
+// swaptions.
+#pragma once
+#include <vector>
+
+#include "models/kernel_table.hpp"
+#include "models/rates/hull_white.hpp"
+#include "models/rates/short_rate_path.hpp"
+
+namespace mcsim::rates {
+
+// At a date: a bond of coupons (amount, payment time after the date), or a call
+// (sign +1) or put (-1) on it struck at `strike`; sign 0 pays the bond itself.
+struct RateEvent {
+  double date;
+  std::vector<double> amounts, times;
+  double strike = 0;
+  int sign = 0;
+};
+std::vector<RateEvent> zero_coupon_bond(double maturity);
+// Caplets (floorlets) on the periods between consecutive `dates`, each a put (call)
+// on its period's bond, at the period's start.
+std::vector<RateEvent> cap_events(const std::vector<double>& dates, double strike, bool cap);
+// A swaption exercised at dates.front() into the swap paying (payer) or receiving
+// `strike` on the fixed dates dates[1..n].
+std::vector<RateEvent> swaption_events(const std::vector<double>& dates, double strike, bool payer);
+
+// The path's tables: one step per event date (the dates increasing).
+struct RateTables {
+  TableData dates, coupons;
+  int count = 0;
+};
+RateTables make_rate_tables(const HullWhite& m, const std::vector<RateEvent>& events);
+
+template <class Real, int Copies>
+ShortRatePath<Real, Copies> make_short_rate_path(const RateTables& t) {
+  return {t.count, t.dates.view<Real>(), t.coupons.view<Real>()};
+}
+
+}  // namespace mcsim::rates

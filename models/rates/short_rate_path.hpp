@@ -1,0 +1,79 @@
+// Hull-White paths for rate products, written once for both backends: the factor
+// x and its integral I = int x dt stepped exactly (jointly normal, two normals a
+// step) from date to date, the discount to date k D_k = P^M(0,t_k) e^{-V(0,t_k)/2 - I_k},
+// and at each date an event paid there: a zero-coupon or coupon bond, or a call or
+// put on one (caplets and floorlets are bond puts and calls, a swaption a put or
+// call on its fixed leg's coupon bond), its bonds P(t_k, t_i; x) = A e^{-B x}.
+#pragma once
+#include "models/kernel_table.hpp"
+#include "rng/hd.hpp"
+#include "rng/stream.hpp"
+
+namespace mcsim::rates {
+
+template <class Real, int Copies>
+struct ShortRatePath {
+  using real_type = Real;
+  static constexpr int kOutputs = Copies == 2 ? 2 : 1;  // price [, the first path of each pair alone]
+  static constexpr int kGroup = rng::NormalBlock<Real>::size;
+  static constexpr int kMinBlocksPerSM = 2;
+  // Per date: the step's e^{-a dt}, the sd of x's move, B(dt) (I's mean per unit
+  // x), the loads of z1 and z2 on I's move, log P^M(0,t) - V(0,t)/2, then the event:
+  // its first coupon, number of coupons, strike and sign (+1 call, -1 put, 0 the
+  // bond itself).
+  static constexpr int kDateFields = 10;
+  int dates;
+  KernelTable<Real> date_data;
+  KernelTable<Real> coupons;  // per coupon: amount, log A, B
+
+  template <class F>
+  void for_each_table(F&& f) {
+    f(date_data);
+    f(coupons);
+  }
+
+  // The event of date k at factor x.
+  MCSIM_HD Real event(int k, Real x) const {
+    const Real* d = date_data.data + static_cast<std::uint64_t>(k) * kDateFields;
+    const int first = static_cast<int>(d[6]), n = static_cast<int>(d[7]);
+    Real bond = Real(0);
+    for (int i = first; i < first + n; ++i) {
+      const Real* c = coupons.data + static_cast<std::uint64_t>(i) * 3;
+      bond += c[0] * exp(c[1] - c[2] * x);
+    }
+    const Real sign = d[9];
+    if (sign == Real(0)) return bond;
+    const Real paid = sign * (bond - d[8]);
+    return paid > Real(0) ? paid : Real(0);
+  }
+
+  template <class Acc>
+  MCSIM_HD void simulate(rng::Stream& stream, int lanes, Acc& acc) const {
+    constexpr int G = kGroup;
+    Real x[Copies][G], integral[Copies][G], value[Copies][G];
+    for (int c = 0; c < Copies; ++c)
+      for (int l = 0; l < G; ++l) x[c][l] = integral[c][l] = value[c][l] = Real(0);
+    for (int k = 0; k < dates; ++k) {
+      const Real* d = date_data.data + static_cast<std::uint64_t>(k) * kDateFields;
+      const auto z1 = rng::normals<Real>(stream);
+      const auto z2 = rng::normals<Real>(stream);
+      MCSIM_UNROLL
+      for (int l = 0; l < G; ++l)
+        MCSIM_UNROLL
+        for (int c = 0; c < Copies; ++c) {
+          const Real a = c ? -z1.z[l] : z1.z[l], b = c ? -z2.z[l] : z2.z[l];
+          integral[c][l] += x[c][l] * d[2] + d[3] * a + d[4] * b;  // from the x at the step's start
+          x[c][l] = x[c][l] * d[0] + d[1] * a;
+          if (d[7] > Real(0)) value[c][l] += exp(d[5] - integral[c][l]) * event(k, x[c][l]);
+        }
+    }
+    for (int l = 0; l < lanes; ++l) {
+      Real total = Real(0);
+      for (int c = 0; c < Copies; ++c) total += value[c][l];
+      acc.add(0, total / static_cast<Real>(Copies));
+      if constexpr (Copies == 2) acc.add(1, value[0][l]);
+    }
+  }
+};
+
+}  // namespace mcsim::rates
