@@ -351,7 +351,7 @@ const std::vector<KeySchema>& loader_keys() {
        "seconds between checkpoints of finished chunks (0: none)"},
       {"model", "block", "", "",
        "what is simulated: its type and the type's own keys"},
-      {"model.type", "one of", "", "option, var, transport",
+      {"model.type", "one of", "", "option, rates, var, transport",
        "the model family"},
   };
   return keys;

@@ -8,6 +8,7 @@
 #include "models/option/basket_path.hpp"
 #include "models/option/european.hpp"
 #include "models/option/step_path.hpp"
+#include "models/rates/short_rate_path.hpp"
 
 namespace mcsim {
 
@@ -44,8 +45,10 @@ using BatesSteps =
 using Basket = KernelList<option::BasketPath<float>, option::BasketPath<double>,  //
                           option::BasketPath<float, true>, option::BasketPath<double, true>>;
 using American = KernelList<option::AmericanPath<float>, option::AmericanPath<double>>;
+using ShortRate = KernelList<rates::ShortRatePath<float, 1>, rates::ShortRatePath<double, 1>,
+                             rates::ShortRatePath<float, 2>, rates::ShortRatePath<double, 2>>;
 
-using Families = std::tuple<European, GbmSteps, ControlSteps, SobolSteps, HestonSteps, LocalVolSteps, CevSteps, MertonSteps, BatesSteps, Basket, American>;
+using Families = std::tuple<European, GbmSteps, ControlSteps, SobolSteps, HestonSteps, LocalVolSteps, CevSteps, MertonSteps, BatesSteps, Basket, American, ShortRate>;
 }  // namespace kernels
 
 using PathKernel = KernelVariant<kernels::Families>;

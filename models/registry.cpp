@@ -1,6 +1,7 @@
 #include "models/registry.hpp"
 
 #include "models/option/option_model.hpp"
+#include "models/rates/rate_model.hpp"
 #include "models/transport/transport_model.hpp"
 #include "models/var/var_model.hpp"
 
@@ -9,6 +10,7 @@ namespace mcsim {
 const std::vector<ModelFamily>& model_families() {
   static const std::vector<ModelFamily> families = {
       {"option", &option::parse_option_model, &option::option_keys},
+      {"rates", &rates::parse_rate_model, &rates::rate_keys},
       {"var", &var::parse_var_model, &var::var_keys},
       {"transport", &transport::parse_transport_model, &transport::transport_keys},
   };

@@ -89,7 +89,7 @@ TEST_CASE("missing required keys and blocks are reported", "[config]") {
   CHECK(has_line(errors_of(replace(kGood, "seed: 42", "seed: 42\n  chunk_paths: 1000001")),
                  "run.chunk_paths: must be a multiple of 4"));
   CHECK(has_line(errors_of(replace(kGood, "type: option", "type: optoin")),
-                 "model.type: 'optoin' is not one of: option, var, transport (did you mean 'option'?)"));
+                 "model.type: 'optoin' is not one of: option, rates, var, transport (did you mean 'option'?)"));
 }
 
 TEST_CASE("a YAML syntax error carries its line", "[config]") {

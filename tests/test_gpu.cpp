@@ -174,6 +174,25 @@ TEST_CASE("a non-finite GPU tally stops the run naming chunk and device", "[gpu]
   fs::remove_all(dir);
 }
 
+namespace {
+// The same job on the CPU and on the GPU: the same samples, values within 2e-5
+// relative and errors within 2e-3 (a Sobol error, the spread of 32 chunk means
+// each far more precise than a plain one, within 2e-2: float rounding moves it more).
+void agree_on_cpu_and_gpu(const std::string& job, const std::vector<std::string>& sets, bool sobol) {
+  const auto cpu = run_on(io::BackendChoice::Cpu, job, sets);
+  const auto gpu = run_on(io::BackendChoice::Cuda, job, sets);
+  const auto& ce = cpu.scenarios.front().estimates;
+  const auto& ge = gpu.scenarios.front().estimates;
+  REQUIRE(ce.size() == ge.size());
+  for (std::size_t i = 0; i < ce.size(); ++i) {
+    INFO(ce[i].name);
+    CHECK(ge[i].samples == ce[i].samples);
+    CHECK(std::fabs(ge[i].value - ce[i].value) <= 2e-5 * std::fabs(ce[i].value));
+    CHECK(std::fabs(ge[i].std_error - ce[i].std_error) <= (sobol ? 2e-2 : 2e-3) * ce[i].std_error);
+  }
+}
+}  // namespace
+
 TEST_CASE("path-dependent, Heston, Sobol, basket, Bermudan, jump, forward-start and cliquet options and path Greeks agree on CPU and GPU", "[gpu]") {
   if (!have_gpu()) return;
   const std::string base =
@@ -271,19 +290,23 @@ TEST_CASE("path-dependent, Heston, Sobol, basket, Bermudan, jump, forward-start 
       const bool sobol = inst.find("sobol") != std::string::npos;
       std::vector<std::string> sets{std::string("run.precision=") + precision};
       if (sobol) sets.push_back("run.paths=131072");
-      const auto cpu = run_on(io::BackendChoice::Cpu, base + inst, sets);
-      const auto gpu = run_on(io::BackendChoice::Cuda, base + inst, sets);
-      const auto& ce = cpu.scenarios.front().estimates;
-      const auto& ge = gpu.scenarios.front().estimates;
-      REQUIRE(ce.size() == ge.size());
-      for (std::size_t i = 0; i < ce.size(); ++i) {
-        INFO(ce[i].name);
-        CHECK(ge[i].samples == ce[i].samples);
-        CHECK(std::fabs(ge[i].value - ce[i].value) <= 2e-5 * std::fabs(ce[i].value));
-        // A Sobol error is the spread of 32 chunk means, each far more precise than
-        // a plain one: float rounding moves it more.
-        CHECK(std::fabs(ge[i].std_error - ce[i].std_error) <= (sobol ? 2e-2 : 2e-3) * ce[i].std_error);
-      }
+      agree_on_cpu_and_gpu(base + inst, sets, sobol);
+    }
+}
+
+TEST_CASE("Hull-White bonds caps and swaptions agree on CPU and GPU", "[gpu][rates]") {
+  if (!have_gpu()) return;
+  const std::string base =
+      "run: { name: t, paths: 200_003, seed: 14, chunk_paths: 4096 }\nmodel:\n  type: rates\n"
+      "  market: { discount: { times: [0.5, 1, 2, 5, 10], zero_rates: [0.02, 0.024, 0.028, 0.035, 0.04] } }\n"
+      "  short_rate: { model: hull_white, a: 0.08, sigma: 0.012 }\n";
+  for (const char* precision : {"float", "double"})
+    for (const char* product : {"{ type: zero_coupon_bond, maturity: 7 }",
+                                "{ type: cap, strike: 0.03, start: 1, maturity: 4, period: 0.25 }",
+                                "{ type: swaption, position: receiver, strike: 0.03, start: 2, maturity: 7, period: 1 }"}) {
+      INFO(precision << " " << product);
+      agree_on_cpu_and_gpu(base + "  product: " + product + "\n  variance_reduction: [antithetic]\n",
+                           {std::string("run.precision=") + precision}, false);
     }
 }
 

@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "config_errors.hpp"
+#include "cpu_run.hpp"
 #include "models/option/analytic.hpp"
 #include "models/option/quadrature.hpp"
 #include "models/rates/hull_white.hpp"
@@ -151,4 +153,25 @@ TEST_CASE("Hull-White paths price bonds caps and swaptions at their closed forms
   wild.sigma *= 2;
   const auto [mean, se] = simulate<double, 1>(rates::make_rate_tables(wild, rates::swaption_events(annual, 0.035, true)), 40000);
   CHECK(std::fabs(mean - rates::swaption_price(model, annual, 0.035, true)) > 8 * se);
+}
+
+TEST_CASE("a rates job runs its product on Hull-White paths and refuses what it does not take", "[rates][config]") {
+  const std::string job =
+      "run: { name: t, paths: 100_000, seed: 9, chunk_paths: 16384 }\nmodel:\n  type: rates\n"
+      "  short_rate: { model: hull_white, a: 0.1, sigma: 0.01, rate: 0.03 }\n"
+      "  product: { type: cap, strike: 0.03, start: 1, maturity: 4, period: 0.25 }\n";
+  const auto r = run_cpu(job);
+  const HullWhite flat{0.1, 0.01, market::Curve::flat(0.03)};
+  std::vector<double> dates;
+  for (int i = 0; i <= 12; ++i) dates.push_back(1 + 0.25 * i);
+  CHECK(reference(r) == Approx(rates::cap_price(flat, dates, 0.03, true)).epsilon(1e-12));
+  CHECK(std::fabs(price(r).value - reference(r)) < 4 * price(r).std_error);
+  CHECK(has_line(errors_of(job, {"model.product.period=0.4"}), "a whole number (>= 1) of periods"));
+  CHECK(has_line(errors_of(job, {"model.variance_reduction=[control_variate]"}), "a rates job takes antithetic pairs"));
+  CHECK(has_line(errors_of(job, {"model.market={dividend_yield: {times: [1], zero_rates: [0.01]}}"}),
+                 "a rates job reads model.market.discount only"));
+  CHECK(has_line(errors_of(job, {"model.market={discount: {times: [1], zero_rates: [0.01]}}"}),
+                 "the rate comes from model.market.discount"));
+  CHECK(has_line(errors_of(job, {"model.product.type=swaption"}), "model.product: missing required key 'position'"));
+  CHECK(has_line(errors_of(job, {"model.short_rate.a=0"}), "model.short_rate.a"));
 }

@@ -12,6 +12,7 @@ namespace mcsim {
 const FamilyRun& family_run(const std::string& type) {
   static const std::vector<FamilyRun> families = {
       {"option", &run_option_scenario},
+      {"rates", &run_option_scenario},  // path kernels, as option pricing
       {"var", &run_risk_scenario},
       {"transport", &run_transport_scenario},
   };

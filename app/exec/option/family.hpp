@@ -52,6 +52,7 @@ MCSIM_FAMILY(MertonSteps);
 MCSIM_FAMILY(BatesSteps);
 MCSIM_FAMILY(Basket);
 MCSIM_FAMILY(American);
+MCSIM_FAMILY(ShortRate);
 #undef MCSIM_FAMILY
 
 // f(k) for the kernel k that `kernel` holds, which is one of Family's (the
