@@ -92,6 +92,34 @@ MCSIM_HD void fast_sincos(float x, float* s, float* c) {
 }
 MCSIM_HD void fast_sincos(double x, double* s, double* c) { ::sincos(x, s, c); }
 
+// x within [lo, hi] (lo for a NaN): the GPU's min and max instructions, and on the
+// host selects that GCC vectorises.
+template <class Real>
+MCSIM_HD Real clamp_to(Real x, Real lo, Real hi) {
+#if defined(MCSIM_DEVICE_CODE)
+  return fmin(fmax(x, lo), hi);
+#else
+  x = x > lo ? x : lo;
+  return x < hi ? x : hi;
+#endif
+}
+
+// The integer nearest x (ties to even) for |x| < 2^21, and that integer as a Real,
+// with no float-to-integer conversion (a quarter-rate instruction on GPUs): adding
+// 1.5 * 2^(mantissa bits) leaves the rounded integer in the mantissa's low bits.
+// Exact in IEEE arithmetic; a compiler allowed to reassociate (fast maths) breaks it.
+template <class Real>
+MCSIM_HD int nearest_integer(Real x, Real* rounded) {
+  using Bits = std::conditional_t<sizeof(Real) == 4, std::uint32_t, std::uint64_t>;
+  constexpr Real shift = sizeof(Real) == 4 ? Real(12582912.0f) : Real(6755399441055744.0);
+  constexpr std::uint32_t shift_low = sizeof(Real) == 4 ? 0x4B400000u : 0u;  // shift's low 32 bits
+  const Real r = x + shift;
+  *rounded = r - shift;
+  Bits b;
+  std::memcpy(&b, &r, sizeof b);
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(b) - shift_low);
+}
+
 // `flag ? if_true : if_false` for a per-job switch (call or put, antithetic or
 // not) inside path maths; both values are computed. On the host the pick is made
 // with bit masks, because GCC does not vectorise a select on a loop-invariant bool.

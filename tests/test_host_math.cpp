@@ -60,6 +60,25 @@ TEST_CASE("choose picks by the flag in float and double", "[rng][host_math]") {
   CHECK(choose(false, 1.5, std::numeric_limits<double>::infinity()) == std::numeric_limits<double>::infinity());
 }
 
+TEST_CASE("nearest_integer rounds to nearest, ties to even, in float and double", "[rng][host_math]") {
+  for (double x : {-0.5, -0.49, -0.25, 0.0, 0.5, 0.51, 1.5, 2.5, 3.4999, 254.5, 255.0, 255.49, 1e5 + 0.5, -7.5}) {
+    INFO(x);
+    float fr = 0;
+    double dr = 0;
+    CHECK(nearest_integer(static_cast<float>(x), &fr) == static_cast<int>(std::nearbyint(static_cast<float>(x))));
+    CHECK(fr == std::nearbyint(static_cast<float>(x)));
+    CHECK(nearest_integer(x, &dr) == static_cast<int>(std::nearbyint(x)));
+    CHECK(dr == std::nearbyint(x));
+  }
+}
+
+TEST_CASE("clamp_to keeps a value within its bounds and a NaN at the lower one", "[rng][host_math]") {
+  CHECK(clamp_to(0.25f, -0.5f, 2.0f) == 0.25f);
+  CHECK(clamp_to(-3.0f, -0.5f, 2.0f) == -0.5f);
+  CHECK(clamp_to(7.0, -0.5, 2.0) == 2.0);
+  CHECK(clamp_to(std::numeric_limits<double>::quiet_NaN(), -0.5, 2.0) == -0.5);
+}
+
 TEST_CASE("the CPU executor's vectorised batches give the bits of a group-by-group walk", "[option][host_math]") {
   const std::string gbm = "  process: { type: gbm, spot: 100, rate: 0.05, dividend: 0.01, volatility: 0.3 }\n";
   std::vector<std::string> jobs;

@@ -16,7 +16,6 @@
 #include "cpu_run.hpp"
 #include "io/csv.hpp"
 #include "config_errors.hpp"
-#include "cpu_run.hpp"
 #include "models/market/curve.hpp"
 #include "models/option/analytic.hpp"
 

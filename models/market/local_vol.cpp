@@ -134,4 +134,15 @@ LocalVolGrid dupire_grid(const VolSurface& s, double spot, const Market& m, cons
   return g;
 }
 
+std::vector<double> cell_rows(const LocalVolGrid& g) {
+  std::vector<double> out;
+  out.reserve(2 * g.sigma.size());
+  for (std::size_t at = 0; at < g.sigma.size(); at += static_cast<std::size_t>(g.nodes))
+    for (int i = 0; i < g.nodes; ++i) {
+      const double here = g.sigma[at + i], next = i + 1 < g.nodes ? g.sigma[at + i + 1] : here;
+      out.insert(out.end(), {0.5 * (here + next), next - here});
+    }
+  return out;
+}
+
 }  // namespace mcsim::market

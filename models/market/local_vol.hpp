@@ -19,6 +19,11 @@ struct LocalVolGrid {
 // Nodes of the grid: its log-moneyness resolution against the table's size.
 constexpr int kLocalVolNodes = 256;
 
+// The grid as the paths read it: per row and node i, the cell from node i to i + 1
+// as its midpoint value and slope, (sigma_i + sigma_{i+1}) / 2 and sigma_{i+1} -
+// sigma_i; the last node's cell is flat at its value.
+std::vector<double> cell_rows(const LocalVolGrid& g);
+
 // Gatheral's form of Dupire's formula in total implied variance w(k, T): natural
 // cubic splines in k through each expiry's quotes (flat beyond them), linear in T
 // between expiries at fixed k, and w proportional to T before the first expiry and

@@ -111,6 +111,7 @@ StepPath<Real, Copies, Control, Sobol, D> make_step_path(const OptionSpec& s, co
   if (s.local_vol) {
     k.lv_nodes = s.local_vol->nodes;
     k.lv_inv_dk = static_cast<Real>(1 / s.local_vol->dk);
+    k.lv_last = static_cast<Real>(s.local_vol->nodes - 1.5);
   }
   k.cev_sigma = static_cast<Real>(s.cev_sigma);
   k.cev_power = static_cast<Real>(s.cev_beta - 1);
@@ -137,7 +138,7 @@ StepPath<Real, Copies, Control, Sobol, D> make_step_path(const OptionSpec& s, co
 
 // A stepped path's per-step data: GBM's drift and volatility per step where they
 // are not all equal (given fixing times, term structures); a local volatility's
-// carry, dt, sqrt(dt) and grid origin per step, and Dupire's grid.
+// carry, dt / 2, sqrt(dt) and grid origin per step, and Dupire's grid by cells.
 StepTables make_step_tables(const OptionSpec& s) {
   StepTables out;
   if (!s.stepped() || s.multi_asset() || s.heston()) return out;
@@ -151,7 +152,8 @@ StepTables make_step_tables(const OptionSpec& s) {
   for (std::size_t i = 0; i < times.size(); ++i) {
     const double t0 = i ? times[i - 1] : 0.0, t1 = times[i], step = t1 - t0;
     if (s.local()) {
-      v.insert(v.end(), {m.log_growth(t1) - m.log_growth(t0), step, std::sqrt(step), std::log(s.spot) + m.log_growth(t0) + k_lo});
+      const double origin = s.local_vol ? (std::log(s.spot) + m.log_growth(t0) + k_lo) / s.local_vol->dk + 0.5 : 0.0;
+      v.insert(v.end(), {m.log_growth(t1) - m.log_growth(t0), 0.5 * step, std::sqrt(step), origin});
     } else if (!s.term_structure()) {
       v.insert(v.end(), {mu * step, s.volatility * std::sqrt(step)});
     } else {
@@ -160,7 +162,7 @@ StepTables make_step_tables(const OptionSpec& s) {
     }
   }
   out.steps = TableData(v);
-  if (s.local_vol) out.local_vol = TableData(s.local_vol->sigma);
+  if (s.local_vol) out.local_vol = TableData(market::cell_rows(*s.local_vol));
   return out;
 }
 

@@ -68,13 +68,13 @@ struct StepPath {
   bool equal_steps;
   Real drift_dt, vol_sqrt_dt;  // GBM on equal steps: (r - q - sigma^2/2) dt, sigma sqrt(dt)
   // GBM otherwise: per step its drift and its volatility sqrt(variance). A local
-  // volatility: per step the carry log(F(t_s) / F(t_{s-1})), dt, sqrt(dt) and
-  // log F(t_{s-1}) + the grid's first log-moneyness.
+  // volatility: per step the carry log(F(t_s) / F(t_{s-1})), dt / 2, sqrt(dt) and
+  // the grid's origin in cells, (log F(t_{s-1}) + its first log-moneyness) / dk + 1/2.
   KernelTable<Real> step_data;
   static constexpr int kStepFields = Local ? 4 : 2;
-  KernelTable<Real> local_vol;  // Dupire: steps x lv_nodes volatilities (LocalVolGrid)
+  KernelTable<Real> local_vol;  // Dupire: steps x lv_nodes cells (market::cell_rows)
   int lv_nodes;
-  Real lv_inv_dk;
+  Real lv_inv_dk, lv_last;  // 1 / the node spacing; the last node less a half
   Real cev_sigma, cev_power;  // CEV: sigma(S) = cev_sigma exp(cev_power log S), cev_power = beta - 1
   Knock knock;
   bool continuous;  // barrier and extremes monitored between fixings too
@@ -147,19 +147,21 @@ struct StepPath {
   enum class Monitor { None, Discrete, Continuous };
 
   // The local volatility at log spot x: CEV's power of the spot, or the step's row
-  // of the Dupire grid at log-moneyness x - log F, linear between nodes and flat
-  // beyond the ends.
+  // of the Dupire grid, linear between nodes and flat beyond the ends. A row holds
+  // each cell's (midpoint value, slope) and u is x's place in cells less a half, so
+  // its nearest integer is the cell and the remainder, within +-1/2, the offset from
+  // the cell's midpoint: one paired load and no float-to-integer conversion.
   MCSIM_HD Real local_sigma(const Real* row, Real origin, Real x) const {
     if constexpr (D == Dynamics::Cev) {
       return cev_sigma * fast_exp(cev_power * x);
     } else {
-      Real u = (x - origin) * lv_inv_dk;
-      const Real top = static_cast<Real>(lv_nodes - 1);
-      u = u < Real(0) ? Real(0) : u > top ? top : u;
-      int i = static_cast<int>(u);
-      i = i > lv_nodes - 2 ? lv_nodes - 2 : i;
-      const Real w = u - static_cast<Real>(i);
-      return row[i] + w * (row[i + 1] - row[i]);
+      struct alignas(2 * sizeof(Real)) Cell {
+        Real mid, slope;
+      };
+      const Real u = clamp_to(x * lv_inv_dk - origin, Real(-0.5), lv_last);
+      Real cell;
+      const Cell c = reinterpret_cast<const Cell*>(row)[nearest_integer(u, &cell)];
+      return c.mid + (u - cell) * c.slope;
     }
   }
 
@@ -223,10 +225,10 @@ struct StepPath {
       const std::uint64_t at = static_cast<std::uint64_t>(step) * kStepFields;
       const Real drift = Local || !equal_steps ? step_data[at] : drift_dt;
       const Real vol = Local ? step_data[at + 2] : equal_steps ? vol_sqrt_dt : step_data[at + 1];
-      const Real dt = Local ? step_data[at + 1] : Real(0);
+      const Real half_dt = Local ? step_data[at + 1] : Real(0);
       const Real origin = D == Dynamics::LocalVol ? step_data[at + 3] : Real(0);
-      const Real* lv_row = D == Dynamics::LocalVol ? local_vol.data + static_cast<std::uint64_t>(step) * lv_nodes : nullptr;
-      (void)dt, (void)origin, (void)lv_row;
+      const Real* lv_row = D == Dynamics::LocalVol ? local_vol.data + static_cast<std::uint64_t>(step) * 2 * lv_nodes : nullptr;
+      (void)half_dt, (void)origin, (void)lv_row;
       // Each draw fills row l, column j with lane l of group j's block for this step.
       const auto draw = [&](Real (*out)[W], bool uniform) {
         for (int j = 0; j < W; ++j) {
@@ -259,7 +261,7 @@ struct StepPath {
               heston.advance(x[i][j], v[i][j], c ? -z[lane][j] : z[lane][j], c ? -z2[lane][j] : z2[lane][j]);
             else if constexpr (Local) {
               const Real sigma = local_sigma(lv_row, origin, before);
-              x[i][j] += drift - Real(0.5) * sigma * sigma * dt + sigma * vol * (c ? -z[lane][j] : z[lane][j]);
+              x[i][j] += drift + sigma * (vol * (c ? -z[lane][j] : z[lane][j]) - half_dt * sigma);
             } else
               x[i][j] += drift + vol * (c ? -z[lane][j] : z[lane][j]);
             if constexpr (Jumping) x[i][j] += jumps.move(jump_u[lane][j], c ? -jump_z[lane][j] : jump_z[lane][j]);
