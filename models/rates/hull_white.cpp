@@ -1,6 +1,7 @@
 // Hull-White closed forms (Brigo and Mercurio, Interest Rate Models, ch. 3.3).
 #include "models/rates/hull_white.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -13,6 +14,16 @@ double HullWhite::b(double t, double t_end) const { return -std::expm1(-a * (t_e
 double HullWhite::v(double t, double t_end) const {
   const double tau = t_end - t, e = std::exp(-a * tau);
   return sigma * sigma / (a * a) * (tau + 2 / a * e - 0.5 / a * e * e - 1.5 / a);
+}
+
+RateStep rate_step(const HullWhite& m, double dt) {
+  const double a = m.a, s2 = m.sigma * m.sigma;
+  const double decay = std::exp(-a * dt), b = m.b(0, dt), b2 = -std::expm1(-2 * a * dt) / (2 * a);
+  // x's move, I's move given x at the start, and their covariance (exact OU).
+  const double var_x = s2 * b2, var_i = s2 / (a * a) * (dt - 2 * b + b2);
+  const double cov = s2 / (2 * a * a) * (1 - decay) * (1 - decay);
+  const double sd_x = std::sqrt(var_x), load1 = sd_x > 0 ? cov / sd_x : 0.0;
+  return {decay, sd_x, b, load1, std::sqrt(std::max(0.0, var_i - load1 * load1))};
 }
 
 double HullWhite::bond(double t, double t_end, double x) const {

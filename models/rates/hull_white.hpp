@@ -28,6 +28,14 @@ struct HullWhite {
   double bond_option(double expiry, double maturity, double strike, bool call) const;
 };
 
+// The exact step of the factor and its integral over dt years given x at the start:
+// x' = decay x + sd_x z1 and I' = I + b x + load1 z1 + load2 z2, z1 and z2 independent
+// standard normals (zero loads without volatility).
+struct RateStep {
+  double decay, sd_x, b, load1, load2;
+};
+RateStep rate_step(const HullWhite& m, double dt);
+
 // A caplet (floorlet) on the simple rate over [start, end], accrual end - start,
 // paid at `end`, per unit notional: a put (call) on the bond P(start, end).
 double caplet_price(const HullWhite& m, double start, double end, double strike, bool cap);

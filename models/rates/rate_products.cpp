@@ -29,17 +29,12 @@ std::vector<RateEvent> swaption_events(const std::vector<double>& dates, double 
 RateTables make_rate_tables(const HullWhite& m, const std::vector<RateEvent>& events) {
   std::vector<double> d, c;
   double before = 0;
-  const double a = m.a, s2 = m.sigma * m.sigma;
   for (const RateEvent& e : events) {
     const double dt = e.date - before;
     if (!(dt > 0)) throw std::invalid_argument("rate events must be on increasing dates after today");
-    const double decay = std::exp(-a * dt), b = m.b(0, dt), b2 = -std::expm1(-2 * a * dt) / (2 * a);
-    // x's move, I's move given x at the start, and their covariance (exact OU).
-    const double var_x = s2 * b2, var_i = s2 / (a * a) * (dt - 2 * b + b2);
-    const double cov = s2 / (2 * a * a) * (1 - decay) * (1 - decay);
-    const double sd_x = std::sqrt(var_x), load1 = cov / sd_x, load2 = std::sqrt(std::max(0.0, var_i - load1 * load1));
+    const RateStep r = rate_step(m, dt);
     const double log_fit = m.curve.log_discount(e.date) - 0.5 * m.v(0, e.date);
-    d.insert(d.end(), {decay, sd_x, b, load1, load2, log_fit, static_cast<double>(c.size() / 3),
+    d.insert(d.end(), {r.decay, r.sd_x, r.b, r.load1, r.load2, log_fit, static_cast<double>(c.size() / 3),
                        static_cast<double>(e.amounts.size()), e.strike, static_cast<double>(e.sign)});
     for (std::size_t i = 0; i < e.amounts.size(); ++i) {
       const double fit = 0.5 * (m.v(e.date, e.times[i]) - m.v(0, e.times[i]) + m.v(0, e.date));
