@@ -9,6 +9,7 @@
 #include "app/exec/option/executor.hpp"
 #include "io/config.hpp"
 #include "job_text.hpp"
+#include "models/option/heston_step.hpp"
 #include "rng/hd.hpp"
 
 using namespace mcsim;
@@ -77,6 +78,30 @@ TEST_CASE("clamp_to keeps a value within its bounds and a NaN at the lower one",
   CHECK(clamp_to(-3.0f, -0.5f, 2.0f) == -0.5f);
   CHECK(clamp_to(7.0, -0.5, 2.0) == 2.0);
   CHECK(clamp_to(std::numeric_limits<double>::quiet_NaN(), -0.5, 2.0) == -0.5);
+}
+
+TEST_CASE("Heston's QE variance stays finite for the largest normals in float", "[rng][host_math][heston]") {
+  // A small variance puts QE in its exponential branch; z = 6 makes Phi(z) round to 1 in float.
+  const auto f = option::heston_step_fields(1.5, 0.04, 0.5, -0.7, 0.012);
+  const auto step = [&](auto zero) {
+    using Real = decltype(zero);
+    option::HestonStep<Real> h{};
+    h.qe = true, h.kappa = Real(1.5), h.theta = Real(0.04), h.xi = Real(0.5), h.rho = Real(-0.7);
+    Real fields[8];
+    for (int i = 0; i < 8; ++i) fields[i] = static_cast<Real>(f[i]);
+    h.set_step(fields);
+    return h;
+  };
+  const auto hf = step(0.0f);
+  const auto hd = step(0.0);
+  for (double z : {5.0, 5.5, 6.0, 6.6}) {
+    INFO(z);
+    const float vf = hf.qe_variance(1e-4f, static_cast<float>(z));
+    const double vd = hd.qe_variance(1e-4, z);
+    CHECK(std::isfinite(vf));
+    CHECK(vd > 0);
+    CHECK(vf == Approx(vd).epsilon(1e-3));
+  }
 }
 
 TEST_CASE("the CPU executor's vectorised batches give the bits of a group-by-group walk", "[option][host_math]") {

@@ -3,6 +3,9 @@
 // Euler. Two normals per step: z1 drives the variance, z2 the independent part of
 // the log spot. StepPath walks it under every stepped payoff.
 #pragma once
+#include <array>
+#include <cmath>
+
 #include "rng/hd.hpp"
 
 namespace mcsim::option {
@@ -16,6 +19,12 @@ struct HestonStep {
   // Andersen's K0..K4 for the log spot (gamma1 = gamma2 = 1/2).
   Real decay, s2_v, s2_0, k0, k1, k2, k3, k4;
 
+  // The coefficients that depend on the step, in the order of heston_step_fields.
+  static constexpr int kStepFields = 8;
+  MCSIM_HD void set_step(const Real* f) {
+    dt = f[0], decay = f[1], s2_v = f[2], s2_0 = f[3], k0 = f[4], k1 = f[5], k2 = f[6], k3 = k4 = f[7];
+  }
+
   MCSIM_HD Real qe_variance(Real v, Real z) const {
     const Real m = theta + (v - theta) * decay;
     const Real psi = (v * s2_v + s2_0) / (m * m);
@@ -25,10 +34,12 @@ struct HestonStep {
       const Real b = sqrt(b2);
       return m / (Real(1) + b2) * (b + z) * (b + z);
     }
-    // A mass at zero and an exponential tail, inverted at U = Phi(z).
+    // A mass at zero and an exponential tail, inverted at U = Phi(z). 1 - U is
+    // taken as Phi(-z): in float, Phi(z) rounds to 1 beyond z = 5.4 (once in about
+    // 3e7 draws) and 1 - U to 0, an infinite variance.
     const Real p = (psi - Real(1)) / (psi + Real(1));
-    const Real u = fast_normcdf(z);
-    return u <= p ? Real(0) : fast_log((Real(1) - p) / (Real(1) - u)) * m / (Real(1) - p);
+    const Real above = fast_normcdf(-z);  // 1 - U
+    return above >= Real(1) - p ? Real(0) : fast_log((Real(1) - p) / above) * m / (Real(1) - p);
   }
 
   MCSIM_HD void advance(Real& x, Real& v, Real z1, Real z2) const {
@@ -45,5 +56,20 @@ struct HestonStep {
     }
   }
 };
+
+// A step of dt years: dt, e^{-kappa dt}, the QE conditional-variance coefficients
+// and Andersen's K0, K1, K2 and K3 = K4 (gamma1 = gamma2 = 1/2). Host only.
+inline std::array<double, 8> heston_step_fields(double kappa, double theta, double xi, double rho, double dt) {
+  const double decay = std::exp(-kappa * dt), x2 = xi * xi;
+  const double g = 0.5 * dt, lean = kappa * rho / xi - 0.5;
+  return {dt,
+          decay,
+          x2 * decay * (1 - decay) / kappa,
+          theta * x2 * (1 - decay) * (1 - decay) / (2 * kappa),
+          -rho * kappa * theta * dt / xi,
+          g * lean - rho / xi,
+          g * lean + rho / xi,
+          g * (1 - rho * rho)};
+}
 
 }  // namespace mcsim::option
