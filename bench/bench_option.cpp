@@ -5,7 +5,8 @@
 //   bench_option european      cuda [paths = 2^28]    [runs = 9]
 //   bench_option european      cpu  [paths = 2^24]    [runs = 5]   (one thread: OMP_NUM_THREADS=1)
 //   bench_option asian-barrier cuda [paths = 8192000] [runs = 9]
-//   bench_option asian | asian-cv | asian-sobol | asian-sobol-cv | asian-local-vol | asian-term | basket | american
+//   bench_option asian | asian-cv | asian-sobol | asian-sobol-cv | asian-local-vol | asian-term |
+//                autocallable-heston-hw | basket | american
 //   (no targets: figures for the record). Sobol paths must be whole point sets: a
 //   multiple of 8 chunks of 2^m >= 1024 paths. Sobol errors fall faster than
 //   1 / sqrt(paths), so their "time for 1e-4" line is only an estimate; run them at
@@ -86,6 +87,14 @@ const BenchJob kJobs[] = {
      "  process: { type: gbm, spot: 120, volatility: { times: [0.25, 0.5, 1], values: [0.4, 0.37, 0.35] } }\n"
      "  instrument: { type: asian, average: arithmetic, fixings: 365, option: call, strike: 110, maturity: 1 }\n",
      8'192'000, 262'144, 365, "none set", "none set", 0},
+    // The 3-year quarterly autocallable of configs/autocallable.yaml under
+    // Heston-Hull-White, 250 QE steps a path (four normals a step).
+    {"autocallable-heston-hw",
+     "  process: { type: heston, spot: 100, rate: 0.03, dividend: 0.01, v0: 0.04, kappa: 1.5, theta: 0.04, xi: 0.5,\n"
+     "             rho: -0.7, short_rate: { a: 0.05, sigma: 0.01, correlation: 0.2 } }\n"
+     "  instrument: { type: autocallable, maturity: 3, observations: 12, coupon: 0.02, autocall_barrier: 1,\n"
+     "                coupon_barrier: 0.7, knock_in: 0.6, memory: true }\n  steps: 250\n",
+     8'192'000, 65'536, 252, "none set", "none set", 0},
     {"basket",
      "  process:\n    rate: 0.03\n    assets: [{ name: A, spot: 100, volatility: 0.25 }, { name: B, spot: 95, volatility: 0.3 },\n"
      "             { name: C, spot: 110, volatility: 0.2 }, { name: D, spot: 105, volatility: 0.35 }]\n"
@@ -113,7 +122,7 @@ int main(int argc, char** argv) {
     if (j.name == name) bj = &j;
   if (!bj) {
     fmt::print("bench_option: no job '{}' (european, asian-barrier, asian, asian-cv, asian-sobol, asian-sobol-cv, "
-               "asian-local-vol, asian-term, basket, american)\n", name);
+               "asian-local-vol, asian-term, autocallable-heston-hw, basket, american)\n", name);
     return 1;
   }
   const std::uint64_t paths =

@@ -7,6 +7,7 @@
 #include "models/option/american_path.hpp"
 #include "models/option/basket_path.hpp"
 #include "models/option/european.hpp"
+#include "models/option/hybrid_path.hpp"
 #include "models/option/step_path.hpp"
 #include "models/rates/short_rate_path.hpp"
 
@@ -48,7 +49,14 @@ using American = KernelList<option::AmericanPath<float>, option::AmericanPath<do
 using ShortRate = KernelList<rates::ShortRatePath<float, 1>, rates::ShortRatePath<double, 1>,
                              rates::ShortRatePath<float, 2>, rates::ShortRatePath<double, 2>>;
 
-using Families = std::tuple<European, GbmSteps, ControlSteps, SobolSteps, HestonSteps, LocalVolSteps, CevSteps, MertonSteps, BatesSteps, Basket, American, ShortRate>;
+using option::HybridPath;
+using Hybrid = KernelList<HybridPath<float, 1, false>, HybridPath<double, 1, false>,  // Black-Scholes-Hull-White
+                          HybridPath<float, 2, false>, HybridPath<double, 2, false>>;
+using HestonHybrid = KernelList<HybridPath<float, 1, true>, HybridPath<double, 1, true>,  // Heston-Hull-White
+                                HybridPath<float, 2, true>, HybridPath<double, 2, true>>;
+
+using Families = std::tuple<European, GbmSteps, ControlSteps, SobolSteps, HestonSteps, LocalVolSteps, CevSteps, MertonSteps,
+                            BatesSteps, Basket, American, ShortRate, Hybrid, HestonHybrid>;
 }  // namespace kernels
 
 using PathKernel = KernelVariant<kernels::Families>;

@@ -310,6 +310,27 @@ TEST_CASE("Hull-White bonds caps and swaptions agree on CPU and GPU", "[gpu][rat
     }
 }
 
+TEST_CASE("stocks beside a Hull-White rate and autocallables agree on CPU and GPU", "[gpu][hybrid]") {
+  if (!have_gpu()) return;
+  const std::string base =
+      "run: { name: t, paths: 100_003, seed: 16, chunk_paths: 4096 }\nmodel:\n  type: option\n"
+      "  market: { discount: { times: [0.5, 1, 2, 5], zero_rates: [0.02, 0.03, 0.04, 0.045] } }\n";
+  const std::string gbm = "  process: { type: gbm, spot: 100, dividend: 0.01, volatility: 0.2, short_rate: { a: 0.05, "
+                          "sigma: 0.012, correlation: 0.3 } }\n";
+  const std::string heston = "  process: { type: heston, spot: 100, rate: 0.03, v0: 0.04, kappa: 1.5, theta: 0.04, xi: 0.5, "
+                             "rho: -0.7, short_rate: { a: 0.05, sigma: 0.01, correlation: 0.2 } }\n  steps: 120\n";
+  const std::string autocall = "  instrument: { type: autocallable, maturity: 3, observations: 12, coupon: 0.02, "
+                               "autocall_barrier: 1, coupon_barrier: 0.7, knock_in: 0.6, memory: true }\n";
+  const std::string european = "  instrument: { type: european, option: call, strike: 105, maturity: 4 }\n";
+  for (const char* precision : {"float", "double"})
+    for (const std::string& job : {base + gbm + european, base + gbm + autocall + "  variance_reduction: [antithetic]\n",
+                                   std::string("run: { name: t, paths: 100_003, seed: 17, chunk_paths: 4096 }\nmodel:\n"
+                                               "  type: option\n") + heston + autocall}) {
+      INFO(precision << "\n" << job);
+      agree_on_cpu_and_gpu(job, {std::string("run.precision=") + precision}, false);
+    }
+}
+
 namespace {
 // n assets with one stock and one put each, every pair correlated alike.
 std::string wide_var_job(int n) {

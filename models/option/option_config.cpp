@@ -7,6 +7,7 @@
 
 #include "models/correlation.hpp"
 #include "models/market/local_vol.hpp"
+#include "models/option/hybrid.hpp"
 #include "models/option/option_model.hpp"
 
 namespace mcsim::option {
@@ -181,7 +182,8 @@ const std::vector<std::string>& process_names() {
 }
 const std::vector<std::string>& instrument_names() {
   static const std::vector<std::string> n{"european", "digital",  "asian",    "barrier",       "lookback",
-                                          "basket",   "american", "bermudan", "forward_start", "cliquet"};
+                                          "basket",   "american", "bermudan", "forward_start", "cliquet",
+                                          "autocallable"};
   return n;
 }
 const std::vector<std::string>& average_names() {
@@ -247,6 +249,7 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
     parse_volatility(process, s);
   }
   if (process.has("jumps")) parse_jumps(process, s);
+  if (process.has("short_rate")) parse_short_rate(process, s);
   process.finish();
 
   io::Block inst = model.child("instrument", true);
@@ -255,7 +258,9 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
     inst.error("type", "a basket needs several assets: give model.process.assets and correlation");
   if (s.instrument != Instrument::Basket && s.multi_asset())
     inst.error("type", "several assets price a basket only (type: basket)");
-  if (s.instrument == Instrument::Cliquet) {
+  if (s.instrument == Instrument::Autocallable) {
+    // no option: parse_autocallable refuses one
+  } else if (s.instrument == Instrument::Cliquet) {
     if (inst.has("option")) inst.error("option", "a cliquet pays its bounded returns, neither a call nor a put");
   } else {
     s.call = inst.choice("option", {"call", "put"}, std::nullopt) != "put";
@@ -269,6 +274,8 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
     parse_basket(inst, s);
   } else if (s.periodic()) {
     parse_periodic(inst, s);
+  } else if (s.instrument == Instrument::Autocallable) {
+    parse_autocallable(inst, s);
   } else {
     s.strike = inst.real("strike", std::nullopt, Range::positive());
   }
@@ -343,7 +350,7 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   } else if (model.has("regression_paths")) {
     model.error("regression_paths", "only American and Bermudan options fit an exercise rule");
   }
-  if (s.heston() || s.local() || s.jumping) {
+  if ((s.heston() || s.local() || s.jumping) && !s.hybrid()) {
     // Heston, local-volatility and jump paths are stepped and watched at the steps.
     const std::string under = "under " + name_of(s.process) + (s.jumping ? " with jumps" : "");
     if (s.instrument != Instrument::European && s.instrument != Instrument::Digital && !s.path_dependent())
@@ -358,7 +365,7 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
                                    "as needed)");
   }
   if (s.term_structure() && s.gbm() && s.instrument != Instrument::European && s.instrument != Instrument::Digital &&
-      !s.path_dependent() && !s.periodic())
+      !s.path_dependent() && !s.periodic() && !s.hybrid())
     model.error("market", "market curves, dividends and a volatility term structure serve european, digital, asian, "
                           "barrier and lookback options in this version");
   for (const auto& v : model.choices("variance_reduction", {"antithetic", "control_variate", "sobol"})) {
@@ -391,6 +398,7 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
       model.error("variance_reduction", "an Asian's control is the geometric Asian: it serves an arithmetic average "
                                         "without a barrier");
   }
+  check_hybrid(model, inst, s);
   s.greeks = model.choices("greeks", {"delta", "gamma", "vega", "rho", "theta"});
   for (const auto& g : s.greeks) {
     if (g == "vega" && (!s.gbm() || !s.vol_term.is_flat()))
@@ -444,7 +452,7 @@ const std::vector<io::KeySchema>& option_keys() {
       {"model.instrument", "block", "", "",
        "the option priced"},
       {"model.instrument.type", "one of", "",
-       "european, digital, asian, barrier, lookback, basket, american, bermudan, forward_start, cliquet",
+       "european, digital, asian, barrier, lookback, basket, american, bermudan, forward_start, cliquet, autocallable",
        "the payoff family"},
       {"model.instrument.option", "one of", "", "call, put",
        "call or put (a cliquet has none)"},
@@ -522,6 +530,7 @@ const std::vector<io::KeySchema>& option_keys() {
   static const std::vector<io::KeySchema> all = [] {
     std::vector<io::KeySchema> out = keys;
     out.insert(out.end(), market::market_keys().begin(), market::market_keys().end());
+    out.insert(out.end(), hybrid_keys().begin(), hybrid_keys().end());
     return out;
   }();
   return all;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "models/option/analytic.hpp"
+#include "models/option/hybrid.hpp"
 #include "models/option/lsm.hpp"
 #include "reduce/moments.hpp"
 
@@ -48,24 +49,17 @@ std::vector<double> fixing_times(const OptionSpec& s) {
 }
 
 template <class Real>
-HestonStep<Real> make_heston_step(const OptionSpec& s) {
+HestonStep<Real> make_heston_step(const OptionSpec& s, double dt) {
   HestonStep<Real> k{};
-  const double dt = s.maturity / static_cast<double>(s.steps);
-  const double decay = std::exp(-s.kappa * dt), x2 = s.xi * s.xi;
   k.qe = s.qe;
   k.v0 = static_cast<Real>(s.v0);
-  k.dt = static_cast<Real>(dt);
   k.carry_dt = static_cast<Real>((s.rate - s.dividend) * dt);
   k.kappa = static_cast<Real>(s.kappa), k.theta = static_cast<Real>(s.theta), k.xi = static_cast<Real>(s.xi);
   k.rho = static_cast<Real>(s.rho), k.rho_bar = static_cast<Real>(std::sqrt(1 - s.rho * s.rho));
-  k.decay = static_cast<Real>(decay);
-  k.s2_v = static_cast<Real>(x2 * decay * (1 - decay) / s.kappa);
-  k.s2_0 = static_cast<Real>(s.theta * x2 * (1 - decay) * (1 - decay) / (2 * s.kappa));
-  const double g = 0.5 * dt, lean = s.kappa * s.rho / s.xi - 0.5;  // gamma1 = gamma2 = 1/2
-  k.k0 = static_cast<Real>(-s.rho * s.kappa * s.theta * dt / s.xi);
-  k.k1 = static_cast<Real>(g * lean - s.rho / s.xi);
-  k.k2 = static_cast<Real>(g * lean + s.rho / s.xi);
-  k.k3 = k.k4 = static_cast<Real>(g * (1 - s.rho * s.rho));
+  const auto f = heston_step_fields(s.kappa, s.theta, s.xi, s.rho, dt);
+  Real fields[HestonStep<Real>::kStepFields];
+  for (int i = 0; i < HestonStep<Real>::kStepFields; ++i) fields[i] = static_cast<Real>(f[i]);
+  k.set_step(fields);
   return k;
 }
 
@@ -131,7 +125,7 @@ StepPath<Real, Copies, Control, Sobol, D> make_step_path(const OptionSpec& s, co
   k.local_floor = bound(s.local_floor), k.local_cap = bound(s.local_cap);
   k.global_floor = bound(s.global_floor), k.global_cap = bound(s.global_cap);
   if constexpr (Sobol) k.plan = make_bridge_plan<Real>(k.steps, setup.chunk_paths, setup.seed);
-  if constexpr (D == Dynamics::Heston || D == Dynamics::Bates) k.heston = make_heston_step<Real>(s);
+  if constexpr (D == Dynamics::Heston || D == Dynamics::Bates) k.heston = make_heston_step<Real>(s, s.maturity / static_cast<double>(s.steps));
   if constexpr (D == Dynamics::Merton || D == Dynamics::Bates) k.jumps = make_jump_step<Real>(s.jumps, dt);
   return k;
 }
@@ -141,6 +135,11 @@ StepPath<Real, Copies, Control, Sobol, D> make_step_path(const OptionSpec& s, co
 // carry, dt / 2, sqrt(dt) and grid origin per step, and Dupire's grid by cells.
 StepTables make_step_tables(const OptionSpec& s) {
   StepTables out;
+  if (s.hybrid()) {
+    out.hybrid = hybrid_table(s);
+    out.hybrid_steps = hybrid_step_times(s).size();
+    return out;
+  }
   if (!s.stepped() || s.multi_asset() || s.heston()) return out;
   const bool gbm_table = s.gbm_diffusion() && (!s.times.empty() || s.term_structure());
   if (!s.local() && !gbm_table) return out;
@@ -453,6 +452,15 @@ std::vector<GreekBump> OptionModel::greek_bumps() const {
 
 std::vector<Reference> OptionModel::price_references() const {
   const OptionSpec& s = spec_;
+  if (s.hybrid()) {
+    // Black-Scholes-Hull-White's European on a flat dividend and volatility; no
+    // closed form for autocallables or under Heston.
+    if (s.instrument != Instrument::European || s.heston() || !s.vol_term.is_flat() || !s.market.dividends.empty() ||
+        !s.market.dividend_yield.is_flat())
+      return {};
+    return {{"price", rates::bs_hull_white_price(hull_white_of(s), s.spot, s.dividend,
+                                                 s.volatility, s.hw_correlation, s.strike, s.maturity, s.call)}};
+  }
   if (s.heston()) {
     if (s.instrument != Instrument::European) return {};
     const HestonInput h{s.spot, s.strike, s.rate, s.dividend, s.maturity, s.v0, s.kappa, s.theta, s.xi, s.rho, s.call};
@@ -539,6 +547,15 @@ PathKernel OptionModel::kernel(const KernelSetup& setup) const {
     return f ? PathKernel(make_basket_path<float, false>(spec_)) : PathKernel(make_basket_path<double, false>(spec_));
   }
   const StepTables& t = tables_;
+  if (spec_.hybrid()) {
+    const bool f = precision == Precision::Float, a = spec_.antithetic;
+    const auto with = [&](auto heston) -> PathKernel {
+      constexpr bool H = decltype(heston)::value;
+      if (a) return f ? PathKernel(make_hybrid_path<float, 2, H>(spec_, t)) : PathKernel(make_hybrid_path<double, 2, H>(spec_, t));
+      return f ? PathKernel(make_hybrid_path<float, 1, H>(spec_, t)) : PathKernel(make_hybrid_path<double, 1, H>(spec_, t));
+    };
+    return spec_.heston() ? with(std::true_type{}) : with(std::false_type{});
+  }
   if (!spec_.gbm()) {  // Heston, local volatilities, jumps
     const bool f = precision == Precision::Float, a = spec_.antithetic;
     const OptionSpec& s = spec_;
@@ -603,7 +620,11 @@ std::string OptionModel::describe() const {
   s << name_of(p.instrument) << (p.average == Average::None ? "" : " " + name_of(p.average))
     << (p.strike_type == StrikeType::None ? "" : " " + name_of(p.strike_type) + "-strike")
     << (p.knock == KnockKind::None ? "" : " " + name_of(p.knock) + " " + number(p.barrier))
-    << (p.instrument == Instrument::Cliquet ? "" : p.call ? " call" : " put");
+    << (p.instrument == Instrument::Cliquet || p.instrument == Instrument::Autocallable ? "" : p.call ? " call" : " put");
+  if (p.instrument == Instrument::Autocallable)
+    s << " (" << p.times.size() << " observations, coupon " << number(p.coupon) << " at " << number(p.coupon_barrier)
+      << (p.memory ? " with memory" : "") << ", called at " << number(p.autocall_barrier) << ", knock-in put at "
+      << number(p.knock_in) << ")";
   const auto bound = [](double v) { return std::isfinite(v) ? number(v) : std::string(v > 0 ? "inf" : "-inf"); };
   if (p.instrument == Instrument::ForwardStart)
     s << " struck at " << number(p.moneyness) << " x S(" << number(p.start) << ")";
@@ -623,10 +644,12 @@ std::string OptionModel::describe() const {
     s << ", CEV S0=" << p.spot << " sigma=" << p.cev_sigma << " beta=" << p.cev_beta;
   else
     s << ", GBM S0=" << p.spot << " sigma=" << p.volatility << (p.vol_term.is_flat() ? "" : " (to maturity; term structure)");
+  if (p.hull_white)
+    s << ", Hull-White rate a=" << p.hw_a << " sigma=" << p.hw_sigma << " correlation " << p.hw_correlation;
   if (p.jumping)
     s << ", jumps " << p.jumps.intensity << "/y of mean " << p.jumps.mean << " and vol " << p.jumps.vol;
   const bool curves = p.market.has_discount || p.market.has_dividend_yield || !p.market.dividends.empty();
-  s << (p.strike_type == StrikeType::Floating || p.periodic() ? std::string() : " K=" + number(p.strike)) << " T=" << p.maturity
+  s << (p.strike_type == StrikeType::Floating || p.periodic() || p.instrument == Instrument::Autocallable ? std::string() : " K=" + number(p.strike)) << " T=" << p.maturity
     << " r=" << p.rate << " q=" << p.dividend << (curves ? " (to maturity, from market curves and dividends)" : "")
     << (p.instrument == Instrument::Digital ? " cash=" + number(p.cash) : "");
   if (p.stepped())

@@ -23,7 +23,7 @@ struct Asset {
 // The choices of an option job, as enums once read; each names list holds the
 // config's words in the enum's order (after None, where there is one).
 enum class Process { Gbm, Heston, LocalVol, Cev };
-enum class Instrument { European, Digital, Asian, Barrier, Lookback, Basket, American, Bermudan, ForwardStart, Cliquet };
+enum class Instrument { European, Digital, Asian, Barrier, Lookback, Basket, American, Bermudan, ForwardStart, Cliquet, Autocallable };
 enum class Average { None, Arithmetic, Geometric };
 enum class StrikeType { None, Fixed, Floating };
 enum class KnockKind { None, DownOut, UpOut, DownIn, UpIn };
@@ -68,6 +68,10 @@ struct OptionSpec {
   std::vector<double> cholesky;  // row-major factor of `correlation`
   double v0 = 0, kappa = 0, theta = 0, xi = 0, rho = 0;
   bool qe = true;
+  // process.short_rate: a Hull-White rate fitted to the discount curve, its Brownian
+  // correlated with the stock's (gbm: Black-Scholes-Hull-White, heston: Heston-Hull-White).
+  bool hull_white = false;
+  double hw_a = 1, hw_sigma = 0, hw_correlation = 0;
   // instrument
   Instrument instrument = Instrument::European;
   bool call = true;
@@ -83,6 +87,11 @@ struct OptionSpec {
   // cliquet: each period's return within [local_floor, local_cap], their sum within
   // [global_floor, global_cap] (infinite: none); the periods end at `times` or `steps` equal ones
   double local_floor = -1, local_cap = INFINITY, global_floor = -INFINITY, global_cap = INFINITY;
+  // autocallable, observed at `times` (the last at maturity), levels as fractions of
+  // the spot: called at autocall_barrier, coupon paid at coupon_barrier (with the
+  // missed ones under memory), a put struck at the spot if below knock_in at maturity
+  double coupon = 0, coupon_barrier = 1, autocall_barrier = 1, knock_in = 0;
+  bool memory = false;
   BasketKind basket = BasketKind::None;
   std::vector<double> weights;      // basket: one per asset
   // american: exercise at each of `steps` dates; bermudan: at `steps` = exercise_dates
@@ -109,12 +118,16 @@ struct OptionSpec {
   // paths, and GBM paths from Sobol points.
   // Forward starts and cliquets: payoffs on the returns between dates.
   bool periodic() const { return instrument == Instrument::ForwardStart || instrument == Instrument::Cliquet; }
-  bool stepped() const { return path_dependent() || periodic() || heston() || local() || jumping || sobol; }
+  // Walked by HybridPath: a Hull-White rate beside the stock, or an autocallable.
+  bool hybrid() const { return hull_white || instrument == Instrument::Autocallable; }
+  bool stepped() const { return !hybrid() && (path_dependent() || periodic() || heston() || local() || jumping || sobol); }
 };
 
 // A stepped path's per-step data (StepPath::step_data, local_vol), built once.
 struct StepTables {
   TableData steps, local_vol;
+  TableData hybrid;  // HybridPath::step_data
+  std::uint64_t hybrid_steps = 0;
 };
 
 class OptionModel : public Model {
@@ -130,6 +143,7 @@ class OptionModel : public Model {
   EstimateInfo describe_estimate(const std::string& name) const override;
   std::uint64_t steps_per_path() const override {
     if (spec_.multi_asset()) return spec_.assets.size();  // one normal per asset
+    if (spec_.hybrid()) return tables_.hybrid_steps;
     const bool stepped = spec_.stepped() || spec_.early_exercise();
     return stepped ? (spec_.times.empty() ? spec_.steps : spec_.times.size()) : 1;
   }

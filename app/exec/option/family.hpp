@@ -53,6 +53,8 @@ MCSIM_FAMILY(BatesSteps);
 MCSIM_FAMILY(Basket);
 MCSIM_FAMILY(American);
 MCSIM_FAMILY(ShortRate);
+MCSIM_FAMILY(Hybrid);
+MCSIM_FAMILY(HestonHybrid);
 #undef MCSIM_FAMILY
 
 // f(k) for the kernel k that `kernel` holds, which is one of Family's (the

@@ -1,0 +1,104 @@
+#include "models/option/hybrid.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/option/heston_step.hpp"
+
+namespace mcsim::option {
+
+rates::HullWhite hull_white_of(const OptionSpec& s) {
+  return {s.hull_white ? s.hw_a : 1.0, s.hull_white ? s.hw_sigma : 0.0, s.market.discount};
+}
+
+std::vector<double> hybrid_step_times(const OptionSpec& s) {
+  const std::vector<double> dates = s.instrument == Instrument::Autocallable ? s.times : std::vector<double>{s.maturity};
+  const double longest = s.maturity / static_cast<double>(s.steps);
+  std::vector<double> out;
+  double before = 0;
+  for (double d : dates) {
+    const auto n = static_cast<int>(std::max(1.0, std::ceil((d - before) / longest * (1 - 1e-12))));
+    for (int i = 1; i <= n; ++i) out.push_back(i == n ? d : before + (d - before) * i / n);
+    before = d;
+  }
+  return out;
+}
+
+TableData hybrid_table(const OptionSpec& s) {
+  const rates::HullWhite m = hull_white_of(s);
+  const auto times = hybrid_step_times(s);
+  const std::vector<double> dates = s.instrument == Instrument::Autocallable ? s.times : std::vector<double>{s.maturity};
+  // Under Heston the rate's correlation is with the spot's part independent of the
+  // variance's shock, scaled so the whole spot shock has s.hw_correlation.
+  const double rho = s.heston() ? s.hw_correlation / std::sqrt(1 - s.rho * s.rho) : s.hw_correlation;
+  std::vector<double> v;
+  std::size_t next_date = 0;
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    const double t0 = k ? times[k - 1] : 0.0, t1 = times[k], dt = t1 - t0;
+    const rates::RateStep r = rates::rate_step(m, dt);
+    // The spot's normal w over the step: its covariances with x's move (rho sigma B)
+    // and with I's (rho sigma (dt - B) / a), per unit sqrt(dt), give its loads on
+    // z1 and z2; the rest is its own z3.
+    const double cov_x = rho * m.sigma * r.b / std::sqrt(dt), cov_i = rho * m.sigma * (dt - r.b) / (m.a * std::sqrt(dt));
+    const double e1 = r.sd_x > 0 ? cov_x / r.sd_x : 0.0;
+    const double e2 = r.load2 > 0 ? (cov_i - e1 * r.load1) / r.load2 : 0.0;
+    const double e3 = std::sqrt(std::max(0.0, 1 - e1 * e1 - e2 * e2));
+    // int phi dt less the dividends: the forward's log growth beyond the bond's, with
+    // phi's convexity V(0,t)/2; GBM also takes its -sigma^2 dt / 2.
+    double move = s.market.log_growth(t1) - s.market.log_growth(t0) + 0.5 * (m.v(0, t1) - m.v(0, t0));
+    double vol = 0;
+    if (!s.heston()) {
+      const double var = s.vol_term.is_flat() ? s.volatility * s.volatility * dt : s.vol_term.variance(t0, t1);
+      move -= 0.5 * var;
+      vol = std::sqrt(var);
+    }
+    const double log_fit = m.curve.log_discount(t1) - 0.5 * m.v(0, t1);
+    const bool observed = next_date < dates.size() && t1 == dates[next_date];
+    v.insert(v.end(), {r.decay, r.sd_x, r.b, r.load1, r.load2, e1, e2, e3, move, vol, log_fit,
+                       observed ? static_cast<double>(next_date++) : -1.0});
+    if (s.heston()) {
+      const auto h = heston_step_fields(s.kappa, s.theta, s.xi, s.rho, dt);
+      v.insert(v.end(), h.begin(), h.end());
+    }
+  }
+  return TableData(v);
+}
+
+template <class Real, int Copies, bool Heston>
+HybridPath<Real, Copies, Heston> make_hybrid_path(const OptionSpec& s, const StepTables& t) {
+  HybridPath<Real, Copies, Heston> k{};
+  const bool autocall = s.instrument == Instrument::Autocallable;
+  k.payoff = autocall ? HybridPayoff::Autocallable : HybridPayoff::European;
+  k.steps = static_cast<int>(t.hybrid_steps);
+  k.observations = autocall ? static_cast<int>(s.times.size()) : 1;
+  k.step_data = t.hybrid.view<Real>();
+  k.spot = static_cast<Real>(s.spot);
+  k.strike = static_cast<Real>(s.strike);
+  k.sign = s.call ? Real(1) : Real(-1);
+  const auto level = [](double fraction) { return static_cast<Real>(fraction > 0 ? std::log(fraction) : -1e30); };
+  k.log_call = level(s.autocall_barrier), k.log_coupon = level(s.coupon_barrier), k.log_knock_in = level(s.knock_in);
+  k.coupon = static_cast<Real>(s.coupon);
+  k.memory = s.memory;
+  if constexpr (Heston) {
+    k.heston.qe = s.qe;
+    k.heston.v0 = static_cast<Real>(s.v0);
+    k.heston.kappa = static_cast<Real>(s.kappa), k.heston.theta = static_cast<Real>(s.theta);
+    k.heston.xi = static_cast<Real>(s.xi), k.heston.rho = static_cast<Real>(s.rho);
+    k.heston.rho_bar = static_cast<Real>(std::sqrt(1 - s.rho * s.rho));
+  }
+  return k;
+}
+
+#define MCSIM_HYBRID(Real, Copies, Heston) \
+  template HybridPath<Real, Copies, Heston> make_hybrid_path<Real, Copies, Heston>(const OptionSpec&, const StepTables&);
+MCSIM_HYBRID(float, 1, false)
+MCSIM_HYBRID(double, 1, false)
+MCSIM_HYBRID(float, 2, false)
+MCSIM_HYBRID(double, 2, false)
+MCSIM_HYBRID(float, 1, true)
+MCSIM_HYBRID(double, 1, true)
+MCSIM_HYBRID(float, 2, true)
+MCSIM_HYBRID(double, 2, true)
+#undef MCSIM_HYBRID
+
+}  // namespace mcsim::option

@@ -1,0 +1,127 @@
+// A stock under a Hull-White short rate, written once for both backends: GBM
+// (Black-Scholes-Hull-White) or Heston (Heston-Hull-White) for the log spot, with
+// the factor x and its integral I stepped exactly as ShortRatePath does. Per step the
+// spot's normal is correlated with the rate's two (under GBM the three moves are
+// then exactly jointly normal). The log spot carries int r dt = int phi dt + I, so a
+// payment at t_k is discounted by D_k = P(0,t_k) e^{-V(0,t_k)/2 - I_k} and D S / S0
+// is a martingale step by step. Payoffs: a European, or an autocallable observed at
+// some of the steps.
+#pragma once
+#include <type_traits>
+
+#include "models/kernel_table.hpp"
+#include "models/option/heston_step.hpp"
+#include "rng/hd.hpp"
+#include "rng/stream.hpp"
+
+namespace mcsim::option {
+
+enum class HybridPayoff { European, Autocallable };
+
+template <class Real, int Copies, bool Heston>
+struct HybridPath {
+  using real_type = Real;
+  static constexpr int kOutputs = Copies == 2 ? 2 : 1;  // price [, the first path of each pair alone]
+  static constexpr int kGroup = rng::NormalBlock<Real>::size;
+  // Heston's state and four normals a step: antithetic pairs and double need the registers of one block per SM.
+  static constexpr int kMinBlocksPerSM = Copies == 2 || (Heston && sizeof(Real) == 8) ? 1 : 2;
+  // Per step: e^{-a dt}, x's sd, B(dt), the loads of z1 and z2 on I's move, those of
+  // z1, z2 and z3 on the spot's normal, the log spot's move but for its diffusion
+  // (int phi dt - the dividend's, and under GBM - sigma^2 dt / 2), GBM's sigma
+  // sqrt(dt), log P(0,t) - V(0,t)/2 at the step's end, the observation ending there
+  // (-1: none); under Heston then its step's fields (HestonStep::set_step).
+  static constexpr int kRateFields = 12;
+  static constexpr int kStepFields = kRateFields + (Heston ? HestonStep<Real>::kStepFields : 0);
+  HybridPayoff payoff;
+  int steps, observations;
+  KernelTable<Real> step_data;
+  Real spot;          // the log spot s is log(S / spot)
+  Real strike, sign;  // European: +1 call, -1 put
+  // Autocallable, levels as logs of fractions of the initial spot: called (paying
+  // 1 and the coupon) at the first observation before the last at or above
+  // log_call; the coupon paid at each observation at or above log_coupon (with the
+  // ones missed before it, under memory); at maturity 1, or S_T / S0 below log_knock_in.
+  Real log_call, log_coupon, log_knock_in, coupon;
+  bool memory;
+  struct Unused {};
+  std::conditional_t<Heston, HestonStep<Real>, Unused> heston;  // the step's fields come from the table
+
+  template <class F>
+  void for_each_table(F&& f) {
+    f(step_data);
+  }
+
+  template <class Acc>
+  MCSIM_HD void simulate(rng::Stream& stream, int lanes, Acc& acc) const {
+    constexpr int G = kGroup;
+    Real x[Copies][G], integral[Copies][G], s[Copies][G], v[Heston ? Copies : 1][G];
+    Real value[Copies][G], alive[Copies][G], missed[Copies][G];
+    for (int c = 0; c < Copies; ++c)
+      for (int l = 0; l < G; ++l) {
+        x[c][l] = integral[c][l] = s[c][l] = value[c][l] = missed[c][l] = Real(0);
+        alive[c][l] = Real(1);
+        if constexpr (Heston) v[c][l] = heston.v0;
+      }
+    for (int k = 0; k < steps; ++k) {
+      const Real* d = step_data.data + static_cast<std::uint64_t>(k) * kStepFields;
+      [[maybe_unused]] HestonStep<Real> h{};
+      if constexpr (Heston) {
+        h = heston;
+        h.set_step(d + kRateFields);
+        h.carry_dt = d[8];
+      }
+      const auto z1 = rng::normals<Real>(stream);
+      const auto z2 = rng::normals<Real>(stream);
+      const auto z3 = rng::normals<Real>(stream);
+      [[maybe_unused]] rng::NormalBlock<Real> zv{};
+      if constexpr (Heston) zv = rng::normals<Real>(stream);
+      const int obs = static_cast<int>(d[11]);
+      MCSIM_UNROLL
+      for (int l = 0; l < G; ++l)
+        MCSIM_UNROLL
+        for (int c = 0; c < Copies; ++c) {
+          const Real a = c ? -z1.z[l] : z1.z[l], b = c ? -z2.z[l] : z2.z[l], e = c ? -z3.z[l] : z3.z[l];
+          const Real before = integral[c][l];
+          integral[c][l] += x[c][l] * d[2] + d[3] * a + d[4] * b;  // from the x at the step's start
+          x[c][l] = x[c][l] * d[0] + d[1] * a;
+          const Real w = d[5] * a + d[6] * b + d[7] * e;  // the spot's own normal
+          if constexpr (Heston) {
+            h.advance(s[c][l], v[c][l], c ? -zv.z[l] : zv.z[l], w);
+            s[c][l] += integral[c][l] - before;
+          } else {
+            s[c][l] += d[8] + (integral[c][l] - before) + d[9] * w;
+          }
+          if (obs >= 0) observe(obs, fast_exp(d[10] - integral[c][l]), s[c][l], value[c][l], alive[c][l], missed[c][l]);
+        }
+    }
+    for (int l = 0; l < lanes; ++l) {
+      Real total = Real(0);
+      for (int c = 0; c < Copies; ++c) total += value[c][l];
+      acc.add(0, total / static_cast<Real>(Copies));
+      if constexpr (Copies == 2) acc.add(1, value[0][l]);
+    }
+  }
+
+ private:
+  // Observation o of a path at log spot s, its payments discounted by `discount`.
+  // Sides are multipliers, not branches: `alive` is 0 once called.
+  MCSIM_HD void observe(int o, Real discount, Real s, Real& value, Real& alive, Real& missed) const {
+    if (payoff == HybridPayoff::European) {
+      const Real paid = sign * (spot * fast_exp(s) - strike);
+      value += discount * (paid > Real(0) ? paid : Real(0));
+      return;
+    }
+    const Real paid_coupon = s >= log_coupon ? Real(1) : Real(0);
+    value += alive * discount * coupon * paid_coupon * (memory ? missed + Real(1) : Real(1));
+    missed = paid_coupon > Real(0) ? Real(0) : missed + Real(1);
+    if (o == observations - 1) {
+      value += alive * discount * (s >= log_knock_in ? Real(1) : fast_exp(s));
+    } else {
+      const Real called = s >= log_call ? Real(1) : Real(0);
+      value += alive * discount * called;
+      alive *= Real(1) - called;
+    }
+  }
+};
+
+}  // namespace mcsim::option
