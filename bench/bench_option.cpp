@@ -92,7 +92,7 @@ const BenchJob kJobs[] = {
     {"autocallable-heston-hw",
      "  process: { type: heston, spot: 100, rate: 0.03, dividend: 0.01, v0: 0.04, kappa: 1.5, theta: 0.04, xi: 0.5,\n"
      "             rho: -0.7, short_rate: { a: 0.05, sigma: 0.01, correlation: 0.2 } }\n"
-     "  instrument: { type: autocallable, maturity: 3, observations: 12, coupon: 0.02, autocall_barrier: 1,\n"
+     "  instrument: { type: autocallable, initial_spot: 100, maturity: 3, observations: 12, coupon: 0.02, autocall_barrier: 1,\n"
      "                coupon_barrier: 0.7, knock_in: 0.6, memory: true }\n  steps: 250\n",
      8'192'000, 65'536, 252, "none set", "none set", 0},
     {"basket",

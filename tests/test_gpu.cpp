@@ -319,7 +319,7 @@ TEST_CASE("stocks beside a Hull-White rate and autocallables agree on CPU and GP
                           "sigma: 0.012, correlation: 0.3 } }\n";
   const std::string heston = "  process: { type: heston, spot: 100, rate: 0.03, v0: 0.04, kappa: 1.5, theta: 0.04, xi: 0.5, "
                              "rho: -0.7, short_rate: { a: 0.05, sigma: 0.01, correlation: 0.2 } }\n  steps: 120\n";
-  const std::string autocall = "  instrument: { type: autocallable, maturity: 3, observations: 12, coupon: 0.02, "
+  const std::string autocall = "  instrument: { type: autocallable, initial_spot: 100, maturity: 3, observations: 12, coupon: 0.02, "
                                "autocall_barrier: 1, coupon_barrier: 0.7, knock_in: 0.6, memory: true }\n";
   const std::string european = "  instrument: { type: european, option: call, strike: 105, maturity: 4 }\n";
   for (const char* precision : {"float", "double"})

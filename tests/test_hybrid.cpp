@@ -25,7 +25,7 @@ const std::string kAutocall =
     "run: { name: t, paths: 200_000, seed: 33, chunk_paths: 8192 }\nmodel:\n  type: option\n"
     "  process: { type: gbm, spot: 100, rate: 0.03, dividend: 0.02, volatility: 0.25,\n"
     "             short_rate: { a: 0.1, sigma: 0.02, correlation: -0.5 } }\n"
-    "  instrument: { type: autocallable, maturity: 3, observations: 6, coupon: 0, autocall_barrier: 100, knock_in: 0 }\n";
+    "  instrument: { type: autocallable, initial_spot: 100, maturity: 3, observations: 6, coupon: 0, autocall_barrier: 100, knock_in: 0 }\n";
 const std::string kHestonHw =
     "run: { name: t, paths: 200_000, seed: 35, chunk_paths: 8192 }\nmodel:\n  type: option\n"
     "  process: { type: heston, spot: 100, rate: 0.03, v0: 0.04, kappa: 2, theta: 0.05, xi: 0.4, rho: -0.6,\n"
@@ -72,6 +72,14 @@ TEST_CASE("an autocallable never called pays the zero-coupon bond and below ever
     // Knocked in always: S_T / S0 discounted, whose mean is exp(-q T) under any correlation.
     const auto stock = run_cpu(kAutocall, {std::string("run.precision=") + precision, "model.instrument.knock_in=10"});
     CHECK(std::fabs(price(stock).value - std::exp(-0.06)) < 4 * price(stock).std_error);
+    // Against an initial fixing of 80 the stock pays S_T / 80: exp(-q T) 100 / 80, and a
+    // delta of exp(-q T) / 80 (bumping the spot leaves the fixing).
+    const auto moved = run_cpu(kAutocall, {std::string("run.precision=") + precision, "model.instrument.knock_in=10",
+                                           "model.instrument.initial_spot=80", "model.greeks=[delta]"});
+    CHECK(std::fabs(price(moved).value - std::exp(-0.06) * 1.25) < 4 * price(moved).std_error);
+    const auto& delta = moved.scenarios.front().estimates.at(1);
+    REQUIRE(delta.name == "delta");
+    CHECK(std::fabs(delta.value - std::exp(-0.06) / 80) < 4 * delta.std_error + 1e-4);
     // Heston's stock too (QE is a martingale within its bias).
     const auto heston = run_cpu(kAutocall, {std::string("run.precision=") + precision, "model.instrument.knock_in=10",
                                             "model.process={type: heston, spot: 100, rate: 0.03, dividend: 0.02, "

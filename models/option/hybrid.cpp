@@ -75,7 +75,10 @@ HybridPath<Real, Copies, Heston> make_hybrid_path(const OptionSpec& s, const Ste
   k.spot = static_cast<Real>(s.spot);
   k.strike = static_cast<Real>(s.strike);
   k.sign = s.call ? Real(1) : Real(-1);
-  const auto level = [](double fraction) { return static_cast<Real>(fraction > 0 ? std::log(fraction) : -1e30); };
+  // Levels on the path's log(S / spot): log(fraction x initial_spot / spot).
+  const double shift = autocall ? std::log(s.spot / s.initial_spot) : 0.0;
+  k.log_moneyness = static_cast<Real>(shift);
+  const auto level = [&](double fraction) { return static_cast<Real>(fraction > 0 ? std::log(fraction) - shift : -1e30); };
   k.log_call = level(s.autocall_barrier), k.log_coupon = level(s.coupon_barrier), k.log_knock_in = level(s.knock_in);
   k.coupon = static_cast<Real>(s.coupon);
   k.memory = s.memory;

@@ -32,6 +32,7 @@ void parse_autocallable(io::Block& inst, OptionSpec& s) {
     const std::uint64_t n = inst.count("observations", std::nullopt, 1, 1000);
     for (std::uint64_t i = 1; i <= n; ++i) s.times.push_back(s.maturity * static_cast<double>(i) / static_cast<double>(n));
   }
+  s.initial_spot = inst.real("initial_spot", std::nullopt, Range::positive());
   s.coupon = inst.real("coupon", std::nullopt, Range{0, 10, false, false});
   s.autocall_barrier = inst.real("autocall_barrier", 1.0, Range::positive());
   inst.schema_note("coupon_barrier", "autocall_barrier");
@@ -63,14 +64,17 @@ const std::vector<io::KeySchema>& hybrid_keys() {
        "the correlation of the stock's and the rate's shocks"},
       {"model.instrument.observations", "whole number", "", ">= 1, <= 1000",
        "autocallable: equally spaced observations over [0, maturity] (or times: the observations, the last at maturity)"},
+      {"model.instrument.initial_spot", "number", "", "> 0",
+       "autocallable: the spot at the trade's initial fixing, of which the barriers are fractions (today's spot for a "
+       "new trade; a spot bump for delta leaves it)"},
       {"model.instrument.coupon", "number", "", "in [0, 10]", "autocallable: the coupon per observation, per unit notional"},
       {"model.instrument.autocall_barrier", "number", "1", "> 0",
-       "autocallable: the fraction of today's spot at or above which an observation before maturity redeems it"},
+       "autocallable: the fraction of initial_spot at or above which an observation before maturity redeems it"},
       {"model.instrument.coupon_barrier", "number", "autocall_barrier", "> 0",
-       "autocallable: the fraction of today's spot at or above which an observation pays the coupon"},
+       "autocallable: the fraction of initial_spot at or above which an observation pays the coupon"},
       {"model.instrument.knock_in", "number", "0", "in [0, 10]",
-       "autocallable: below this fraction of today's spot at maturity the redemption is S_T / S_0 (a put struck at "
-       "the spot); 0: none"},
+       "autocallable: below this fraction of initial_spot at maturity the redemption is S_T / initial_spot (a put "
+       "struck there); 0: none"},
       {"model.instrument.memory", "one of", "false", "true, false",
        "autocallable: a paid coupon also pays the ones missed before it"},
   };

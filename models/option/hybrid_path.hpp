@@ -37,11 +37,12 @@ struct HybridPath {
   KernelTable<Real> step_data;
   Real spot;          // the log spot s is log(S / spot)
   Real strike, sign;  // European: +1 call, -1 put
-  // Autocallable, levels as logs of fractions of the initial spot: called (paying
-  // 1 and the coupon) at the first observation before the last at or above
-  // log_call; the coupon paid at each observation at or above log_coupon (with the
-  // ones missed before it, under memory); at maturity 1, or S_T / S0 below log_knock_in.
-  Real log_call, log_coupon, log_knock_in, coupon;
+  // Autocallable, levels as fractions of the initial fixing S_i, in the path's
+  // log(S / spot): called (paying 1 and the coupon) at the first observation before
+  // the last at or above log_call; the coupon paid at each observation at or above
+  // log_coupon (with the ones missed before it, under memory); at maturity 1, or
+  // S_T / S_i below log_knock_in. log_moneyness = log(spot / S_i).
+  Real log_call, log_coupon, log_knock_in, coupon, log_moneyness;
   bool memory;
   struct Unused {};
   std::conditional_t<Heston, HestonStep<Real>, Unused> heston;  // the step's fields come from the table
@@ -115,7 +116,7 @@ struct HybridPath {
     value += alive * discount * coupon * paid_coupon * (memory ? missed + Real(1) : Real(1));
     missed = paid_coupon > Real(0) ? Real(0) : missed + Real(1);
     if (o == observations - 1) {
-      value += alive * discount * (s >= log_knock_in ? Real(1) : fast_exp(s));
+      value += alive * discount * (s >= log_knock_in ? Real(1) : fast_exp(s + log_moneyness));
     } else {
       const Real called = s >= log_call ? Real(1) : Real(0);
       value += alive * discount * called;

@@ -622,7 +622,7 @@ std::string OptionModel::describe() const {
     << (p.knock == KnockKind::None ? "" : " " + name_of(p.knock) + " " + number(p.barrier))
     << (p.instrument == Instrument::Cliquet || p.instrument == Instrument::Autocallable ? "" : p.call ? " call" : " put");
   if (p.instrument == Instrument::Autocallable)
-    s << " (" << p.times.size() << " observations, coupon " << number(p.coupon) << " at " << number(p.coupon_barrier)
+    s << " (initial spot " << number(p.initial_spot) << ", " << p.times.size() << " observations, coupon " << number(p.coupon) << " at " << number(p.coupon_barrier)
       << (p.memory ? " with memory" : "") << ", called at " << number(p.autocall_barrier) << ", knock-in put at "
       << number(p.knock_in) << ")";
   const auto bound = [](double v) { return std::isfinite(v) ? number(v) : std::string(v > 0 ? "inf" : "-inf"); };

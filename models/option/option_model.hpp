@@ -90,7 +90,8 @@ struct OptionSpec {
   // autocallable, observed at `times` (the last at maturity), levels as fractions of
   // the spot: called at autocall_barrier, coupon paid at coupon_barrier (with the
   // missed ones under memory), a put struck at the spot if below knock_in at maturity
-  double coupon = 0, coupon_barrier = 1, autocall_barrier = 1, knock_in = 0;
+  // initial_spot (the trade's initial fixing, a contract term that a spot bump leaves)
+  double coupon = 0, coupon_barrier = 1, autocall_barrier = 1, knock_in = 0, initial_spot = 0;
   bool memory = false;
   BasketKind basket = BasketKind::None;
   std::vector<double> weights;      // basket: one per asset
