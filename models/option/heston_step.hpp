@@ -72,4 +72,21 @@ inline std::array<double, 8> heston_step_fields(double kappa, double theta, doub
           g * (1 - rho * rho)};
 }
 
+// Heston's step of dt years with carry (r - q) dt. Host only.
+template <class Real>
+HestonStep<Real> make_heston_step(bool qe, double v0, double kappa, double theta, double xi, double rho, double dt,
+                                  double carry_dt) {
+  HestonStep<Real> k{};
+  k.qe = qe;
+  k.v0 = static_cast<Real>(v0);
+  k.carry_dt = static_cast<Real>(carry_dt);
+  k.kappa = static_cast<Real>(kappa), k.theta = static_cast<Real>(theta), k.xi = static_cast<Real>(xi);
+  k.rho = static_cast<Real>(rho), k.rho_bar = static_cast<Real>(std::sqrt(1 - rho * rho));
+  const auto f = heston_step_fields(kappa, theta, xi, rho, dt);
+  Real fields[HestonStep<Real>::kStepFields];
+  for (int i = 0; i < HestonStep<Real>::kStepFields; ++i) fields[i] = static_cast<Real>(f[i]);
+  k.set_step(fields);
+  return k;
+}
+
 }  // namespace mcsim::option

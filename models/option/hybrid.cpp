@@ -11,8 +11,15 @@ rates::HullWhite hull_white_of(const OptionSpec& s) {
   return {s.hull_white ? s.hw_a : 1.0, s.hull_white ? s.hw_sigma : 0.0, s.market.discount};
 }
 
+namespace {
+// The dates a payoff looks at: an autocallable's observations, a European's maturity.
+std::vector<double> observation_dates(const OptionSpec& s) {
+  return s.instrument == Instrument::Autocallable ? s.times : std::vector<double>{s.maturity};
+}
+}  // namespace
+
 std::vector<double> hybrid_step_times(const OptionSpec& s) {
-  const std::vector<double> dates = s.instrument == Instrument::Autocallable ? s.times : std::vector<double>{s.maturity};
+  const std::vector<double> dates = observation_dates(s);
   const double longest = s.maturity / static_cast<double>(s.steps);
   std::vector<double> out;
   double before = 0;
@@ -24,10 +31,9 @@ std::vector<double> hybrid_step_times(const OptionSpec& s) {
   return out;
 }
 
-TableData hybrid_table(const OptionSpec& s) {
+TableData hybrid_table(const OptionSpec& s, const std::vector<double>& times) {
   const rates::HullWhite m = hull_white_of(s);
-  const auto times = hybrid_step_times(s);
-  const std::vector<double> dates = s.instrument == Instrument::Autocallable ? s.times : std::vector<double>{s.maturity};
+  const std::vector<double> dates = observation_dates(s);
   // Under Heston the rate's correlation is with the spot's part independent of the
   // variance's shock, scaled so the whole spot shock has s.hw_correlation.
   const double rho = s.heston() ? s.hw_correlation / std::sqrt(1 - s.rho * s.rho) : s.hw_correlation;
@@ -82,13 +88,8 @@ HybridPath<Real, Copies, Heston> make_hybrid_path(const OptionSpec& s, const Ste
   k.log_call = level(s.autocall_barrier), k.log_coupon = level(s.coupon_barrier), k.log_knock_in = level(s.knock_in);
   k.coupon = static_cast<Real>(s.coupon);
   k.memory = s.memory;
-  if constexpr (Heston) {
-    k.heston.qe = s.qe;
-    k.heston.v0 = static_cast<Real>(s.v0);
-    k.heston.kappa = static_cast<Real>(s.kappa), k.heston.theta = static_cast<Real>(s.theta);
-    k.heston.xi = static_cast<Real>(s.xi), k.heston.rho = static_cast<Real>(s.rho);
-    k.heston.rho_bar = static_cast<Real>(std::sqrt(1 - s.rho * s.rho));
-  }
+  // The step's coefficients and carry come from the table at each step.
+  if constexpr (Heston) k.heston = make_heston_step<Real>(s.qe, s.v0, s.kappa, s.theta, s.xi, s.rho, 0.0, 0.0);
   return k;
 }
 

@@ -26,7 +26,7 @@ rates::HullWhite hull_white_of(const OptionSpec& s);
 // maturity) cut into equal steps of at most maturity / steps.
 std::vector<double> hybrid_step_times(const OptionSpec& s);
 // HybridPath's per-step table on those steps.
-TableData hybrid_table(const OptionSpec& s);
+TableData hybrid_table(const OptionSpec& s, const std::vector<double>& times);
 template <class Real, int Copies, bool Heston>
 HybridPath<Real, Copies, Heston> make_hybrid_path(const OptionSpec& s, const StepTables& t);
 

@@ -11,6 +11,7 @@
 
 #include "models/kernel_table.hpp"
 #include "models/option/heston_step.hpp"
+#include "models/rates/short_rate_path.hpp"
 #include "rng/hd.hpp"
 #include "rng/stream.hpp"
 
@@ -25,8 +26,8 @@ struct HybridPath {
   static constexpr int kGroup = rng::NormalBlock<Real>::size;
   // Heston's state and four normals a step: antithetic pairs and double need the registers of one block per SM.
   static constexpr int kMinBlocksPerSM = Copies == 2 || (Heston && sizeof(Real) == 8) ? 1 : 2;
-  // Per step: e^{-a dt}, x's sd, B(dt), the loads of z1 and z2 on I's move, those of
-  // z1, z2 and z3 on the spot's normal, the log spot's move but for its diffusion
+  // Per step: the rate's kRateStepFields (rates::hull_white_step), the loads of z1,
+  // z2 and z3 on the spot's normal, the log spot's move but for its diffusion
   // (int phi dt - the dividend's, and under GBM - sigma^2 dt / 2), GBM's sigma
   // sqrt(dt), log P(0,t) - V(0,t)/2 at the step's end, the observation ending there
   // (-1: none); under Heston then its step's fields (HestonStep::set_step).
@@ -83,8 +84,7 @@ struct HybridPath {
         for (int c = 0; c < Copies; ++c) {
           const Real a = c ? -z1.z[l] : z1.z[l], b = c ? -z2.z[l] : z2.z[l], e = c ? -z3.z[l] : z3.z[l];
           const Real before = integral[c][l];
-          integral[c][l] += x[c][l] * d[2] + d[3] * a + d[4] * b;  // from the x at the step's start
-          x[c][l] = x[c][l] * d[0] + d[1] * a;
+          rates::hull_white_step(d, a, b, x[c][l], integral[c][l]);
           const Real w = d[5] * a + d[6] * b + d[7] * e;  // the spot's own normal
           if constexpr (Heston) {
             h.advance(s[c][l], v[c][l], c ? -zv.z[l] : zv.z[l], w);

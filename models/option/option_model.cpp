@@ -48,21 +48,6 @@ std::vector<double> fixing_times(const OptionSpec& s) {
   return t;
 }
 
-template <class Real>
-HestonStep<Real> make_heston_step(const OptionSpec& s, double dt) {
-  HestonStep<Real> k{};
-  k.qe = s.qe;
-  k.v0 = static_cast<Real>(s.v0);
-  k.carry_dt = static_cast<Real>((s.rate - s.dividend) * dt);
-  k.kappa = static_cast<Real>(s.kappa), k.theta = static_cast<Real>(s.theta), k.xi = static_cast<Real>(s.xi);
-  k.rho = static_cast<Real>(s.rho), k.rho_bar = static_cast<Real>(std::sqrt(1 - s.rho * s.rho));
-  const auto f = heston_step_fields(s.kappa, s.theta, s.xi, s.rho, dt);
-  Real fields[HestonStep<Real>::kStepFields];
-  for (int i = 0; i < HestonStep<Real>::kStepFields; ++i) fields[i] = static_cast<Real>(f[i]);
-  k.set_step(fields);
-  return k;
-}
-
 // The jumps of a step of dt years; the Poisson inversion stops where the
 // probability of more jumps is below 1e-15.
 template <class Real>
@@ -125,7 +110,8 @@ StepPath<Real, Copies, Control, Sobol, D> make_step_path(const OptionSpec& s, co
   k.local_floor = bound(s.local_floor), k.local_cap = bound(s.local_cap);
   k.global_floor = bound(s.global_floor), k.global_cap = bound(s.global_cap);
   if constexpr (Sobol) k.plan = make_bridge_plan<Real>(k.steps, setup.chunk_paths, setup.seed);
-  if constexpr (D == Dynamics::Heston || D == Dynamics::Bates) k.heston = make_heston_step<Real>(s, s.maturity / static_cast<double>(s.steps));
+  if constexpr (D == Dynamics::Heston || D == Dynamics::Bates)
+    k.heston = make_heston_step<Real>(s.qe, s.v0, s.kappa, s.theta, s.xi, s.rho, dt, (s.rate - s.dividend) * dt);
   if constexpr (D == Dynamics::Merton || D == Dynamics::Bates) k.jumps = make_jump_step<Real>(s.jumps, dt);
   return k;
 }
@@ -136,8 +122,9 @@ StepPath<Real, Copies, Control, Sobol, D> make_step_path(const OptionSpec& s, co
 StepTables make_step_tables(const OptionSpec& s) {
   StepTables out;
   if (s.hybrid()) {
-    out.hybrid = hybrid_table(s);
-    out.hybrid_steps = hybrid_step_times(s).size();
+    const auto times = hybrid_step_times(s);
+    out.hybrid = hybrid_table(s, times);
+    out.hybrid_steps = times.size();
     return out;
   }
   if (!s.stepped() || s.multi_asset() || s.heston()) return out;

@@ -32,7 +32,7 @@ struct HullWhite {
 // x' = decay x + sd_x z1 and I' = I + b x + load1 z1 + load2 z2, z1 and z2 independent
 // standard normals (zero loads without volatility).
 struct RateStep {
-  double decay, sd_x, b, load1, load2;
+  double decay, sd_x, b, load1, load2;  // in the order of hull_white_step's fields
 };
 RateStep rate_step(const HullWhite& m, double dt);
 

@@ -11,14 +11,23 @@
 
 namespace mcsim::rates {
 
+// The exact step of the factor x and its integral I, from a step's first fields
+// (rate_step's: e^{-a dt}, x's sd, B(dt), I's loads on z1 and z2); both kernels
+// of a Hull-White rate take it.
+constexpr int kRateStepFields = 5;
+template <class Real>
+MCSIM_HD void hull_white_step(const Real* f, Real z1, Real z2, Real& x, Real& integral) {
+  integral += x * f[2] + f[3] * z1 + f[4] * z2;  // from the x at the step's start
+  x = x * f[0] + f[1] * z1;
+}
+
 template <class Real, int Copies>
 struct ShortRatePath {
   using real_type = Real;
   static constexpr int kOutputs = Copies == 2 ? 2 : 1;  // price [, the first path of each pair alone]
   static constexpr int kGroup = rng::NormalBlock<Real>::size;
   static constexpr int kMinBlocksPerSM = 2;
-  // Per date: the step's e^{-a dt}, the sd of x's move, B(dt) (I's mean per unit
-  // x), the loads of z1 and z2 on I's move, log P^M(0,t) - V(0,t)/2, then the event:
+  // Per date: the step's kRateStepFields (hull_white_step), log P^M(0,t) - V(0,t)/2, then the event:
   // its first coupon, number of coupons, strike and sign (+1 call, -1 put, 0 the
   // bond itself).
   static constexpr int kDateFields = 10;
@@ -62,8 +71,7 @@ struct ShortRatePath {
         MCSIM_UNROLL
         for (int c = 0; c < Copies; ++c) {
           const Real a = c ? -z1.z[l] : z1.z[l], b = c ? -z2.z[l] : z2.z[l];
-          integral[c][l] += x[c][l] * d[2] + d[3] * a + d[4] * b;  // from the x at the step's start
-          x[c][l] = x[c][l] * d[0] + d[1] * a;
+          hull_white_step(d, a, b, x[c][l], integral[c][l]);
           if (d[7] > Real(0)) value[c][l] += exp(d[5] - integral[c][l]) * event(k, x[c][l]);
         }
     }
