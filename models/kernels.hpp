@@ -43,6 +43,9 @@ using MertonSteps =
 using BatesSteps =
     KernelList<StepPath<float, 1, false, false, Dynamics::Bates>, StepPath<double, 1, false, false, Dynamics::Bates>,
                StepPath<float, 2, false, false, Dynamics::Bates>, StepPath<double, 2, false, false, Dynamics::Bates>>;
+using CashSteps = KernelList<  // GBM paying cash dividends
+    StepPath<float, 1, false, false, Dynamics::CashGbm>, StepPath<double, 1, false, false, Dynamics::CashGbm>,
+    StepPath<float, 2, false, false, Dynamics::CashGbm>, StepPath<double, 2, false, false, Dynamics::CashGbm>>;
 using Basket = KernelList<option::BasketPath<float>, option::BasketPath<double>,  //
                           option::BasketPath<float, true>, option::BasketPath<double, true>>;
 using American = KernelList<option::AmericanPath<float>, option::AmericanPath<double>>;
@@ -56,7 +59,7 @@ using HestonHybrid = KernelList<HybridPath<float, 1, true>, HybridPath<double, 1
                                 HybridPath<float, 2, true>, HybridPath<double, 2, true>>;
 
 using Families = std::tuple<European, GbmSteps, ControlSteps, SobolSteps, HestonSteps, LocalVolSteps, CevSteps, MertonSteps,
-                            BatesSteps, Basket, American, ShortRate, Hybrid, HestonHybrid>;
+                            BatesSteps, CashSteps, Basket, American, ShortRate, Hybrid, HestonHybrid>;
 }  // namespace kernels
 
 using PathKernel = KernelVariant<kernels::Families>;

@@ -193,7 +193,7 @@ void agree_on_cpu_and_gpu(const std::string& job, const std::vector<std::string>
 }
 }  // namespace
 
-TEST_CASE("path-dependent, Heston, Sobol, basket, Bermudan, jump, forward-start and cliquet options and path Greeks agree on CPU and GPU", "[gpu]") {
+TEST_CASE("path-dependent, Heston, Sobol, basket, Bermudan, jump, forward-start, cliquet and cash-dividend options and path Greeks agree on CPU and GPU", "[gpu]") {
   if (!have_gpu()) return;
   const std::string base =
       "run: { name: t, paths: 200_003, seed: 12, chunk_paths: 4096 }\n"
@@ -207,6 +207,7 @@ TEST_CASE("path-dependent, Heston, Sobol, basket, Bermudan, jump, forward-start 
       "  market:\n    discount: { times: [0.5, 1, 2], zero_rates: [0.02, 0.03, 0.045] }\n"
       "    dividend_yield: { times: [1, 3], zero_rates: [0.01, 0.015] }\n"
       "    dividends: [{ time: 0.75, proportional: 0.02 }]\n";
+  const std::string cash = "  market:\n    dividends: [{ time: 0.3, cash: 2 }, { time: 0.5, cash: 1 }, { time: 0.8, cash: 2 }]\n";
   const std::string smile =
       "    vol_surface: { expiries: [0.5, 1, 2], strikes: [70, 85, 100, 115, 130],\n"
       "                   vols: [[0.32, 0.27, 0.23, 0.21, 0.205], [0.30, 0.26, 0.23, 0.215, 0.21],"
@@ -282,6 +283,16 @@ TEST_CASE("path-dependent, Heston, Sobol, basket, Bermudan, jump, forward-start 
       curves + "  process: { type: gbm, spot: 100, volatility: 0.2 }\n"
       "  instrument: { type: cliquet, resets: 8, maturity: 2, local_floor: -0.02, local_cap: 0.04, global_floor: 0,"
       " global_cap: 0.15 }\n",
+      // Cash dividends: ex-dates between fixings and on one, a continuous barrier
+      // checked after the drop, a cliquet's returns across an ex-date.
+      cash + gbm + "  instrument: { type: asian, average: arithmetic, fixings: 12, option: call, strike: 100, maturity: 1,"
+      " barrier: 80, kind: down-and-out }\n  variance_reduction: [antithetic]\n",
+      cash + gbm + "  instrument: { type: barrier, option: call, strike: 100, maturity: 1, barrier: 85, kind: down-and-out,"
+      " monitoring: continuous }\n",
+      cash + gbm + "  instrument: { type: lookback, strike_type: floating, option: put, maturity: 1, monitoring: continuous }\n"
+      "  steps: 10\n",
+      cash + gbm + "  instrument: { type: cliquet, resets: 4, maturity: 1, local_floor: 0, local_cap: 0.05 }\n",
+      cash + gbm + "  instrument: { type: digital, option: put, strike: 95, maturity: 1, cash: 10 }\n",
   };
   for (const char* precision : {"float", "double"})
     for (const auto& inst : instruments) {

@@ -1,5 +1,5 @@
 // An option's market data: the discount curve, the dividend yield, discrete
-// proportional dividends and an implied volatility surface, as read from
+// proportional and cash dividends and an implied volatility surface, as read from
 // `model.market` (inline, or from CSV files it names).
 #pragma once
 #include <optional>
@@ -12,9 +12,10 @@
 
 namespace mcsim::market {
 
-// A dividend paid at `time`: the spot drops by the fraction `proportional` of itself.
+// A dividend paid at `time`: the spot drops by the fraction `proportional` of
+// itself, or by the amount `cash` (not below zero).
 struct Dividend {
-  double time = 0, proportional = 0;
+  double time = 0, proportional = 0, cash = 0;
 };
 
 // Implied Black volatilities on a grid: one row per expiry, one column per strike.
@@ -29,8 +30,11 @@ struct Market {
   std::vector<Dividend> dividends;  // by time
   std::optional<VolSurface> surface;
   bool has_discount = false, has_dividend_yield = false;
-  // log(F(t) / S0), F the forward to t: the carry of rate and yield, less the dividends paid by t.
+  // log(F(t) / S0), F the forward to t: the carry of rate and yield, less the
+  // proportional dividends paid by t (a cash dividend is no factor of the spot:
+  // the paths subtract it).
   double log_growth(double t) const;
+  bool has_cash() const;
   // Nothing but flat rates: the closed forms of constant inputs apply as they are.
   bool flat() const { return discount.is_flat() && dividend_yield.is_flat() && dividends.empty(); }
 };

@@ -3,6 +3,7 @@
 // the data file.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <stdexcept>
@@ -141,8 +142,14 @@ std::vector<Dividend> parse_dividends(io::Block& market) {
   for (io::Block& d : list) {
     Dividend x;
     x.time = d.real("time", std::nullopt, {0, 100, true, false});
-    d.not_available("cash", "a cash dividend (give it as proportional: cash / expected spot)");
-    x.proportional = d.real("proportional", std::nullopt, {0, 1, false, true});
+    d.schema_note("cash", "-");  // one of the two, no default
+    d.schema_note("proportional", "-");
+    if (d.has("cash") && d.has("proportional"))
+      d.error("cash", "a dividend is paid in cash or as a proportion of the spot: give one of cash, proportional");
+    else if (d.has("cash"))
+      x.cash = d.real("cash", std::nullopt, io::Range{0, 1e12, true, false});
+    else
+      x.proportional = d.real("proportional", std::nullopt, {0, 1, false, true});
     d.finish();
     if (!out.empty() && !(x.time > out.back().time) && d.valid())
       d.error("time", fmt::format("dividend times must increase: {:g} after {:g}", x.time, out.back().time));
@@ -246,6 +253,10 @@ double Market::log_growth(double t) const {
   return g;
 }
 
+bool Market::has_cash() const {
+  return std::any_of(dividends.begin(), dividends.end(), [](const Dividend& d) { return d.cash > 0; });
+}
+
 Market parse_market(io::Block& model) {
   Market m;
   io::Block b = model.child("market", false);
@@ -279,9 +290,11 @@ const std::vector<io::KeySchema>& market_keys() {
     for (const auto& k : curve_keys("model.market.discount", "the discount curve", true)) out.push_back(k);
     for (const auto& k : curve_keys("model.market.dividend_yield", "the continuous dividend yield curve", false)) out.push_back(k);
     out.insert(out.end(), {
-      {"model.market.dividends", "list of blocks", "-", "", "discrete dividends, each with time and proportional"},
+      {"model.market.dividends", "list of blocks", "-", "", "discrete dividends, each with time and cash or proportional"},
       {"model.market.dividends[].time", "number", "", "in (0, 100]", "the ex-dividend time in years"},
-      {"model.market.dividends[].proportional", "number", "", "in [0, 1)", "the fraction of the spot paid"},
+      {"model.market.dividends[].proportional", "number", "-", "in [0, 1)", "the fraction of the spot paid"},
+      {"model.market.dividends[].cash", "number", "-", "in (0, 1e+12]",
+       "the amount paid: the spot drops by it at the ex-dividend time (not below 0); gbm only"},
       {"model.market.vol_surface", "block", "-", "",
        "implied volatilities: expiries, strikes, vols (one row per expiry), or a CSV file (expiry, strike, vol)"},
       {"model.market.vol_surface.expiries", "list of numbers", "-", "in (0, 100]", "expiries in years, increasing"},

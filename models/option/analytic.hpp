@@ -107,6 +107,19 @@ double forward_start_price(const BsmInput& in, double start);
 // a call spread on its return.
 double cliquet_price(const BsmInput& in, const std::vector<double>& resets, double local_floor, double local_cap);
 
+// A European call or put (or a cash-or-nothing digital paying `cash`) on a GBM
+// spot that drops by D_i at ex-dates t_i < T, not below zero. Between dates, leg i
+// carries the spot's log forward growth, its log variance and its discount factor;
+// legs.size() = dividends + 1, the last to maturity. Nested Gauss-Legendre
+// quadrature over the normal of each leg, Black's formula on the last: exact to
+// about 1e-10 of the price, but the work grows as 192^dividends (kCashDividendsMost).
+struct CashLeg {
+  double growth, variance, discount, cash;  // cash: paid at the leg's end (the last's: at maturity)
+};
+constexpr int kCashDividendsMost = 3;
+double cash_dividend_price(double spot, double strike, bool call, const std::vector<CashLeg>& legs,
+                           bool digital = false, double cash = 1);
+
 // Cox-Ross-Rubinstein binomial tree with `steps` steps: the European price, or with
 // early exercise at every node (American) or only on `exercise_dates` equally
 // spaced dates (Bermudan; steps must be a multiple). Converges as steps grow.

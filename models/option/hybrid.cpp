@@ -75,7 +75,7 @@ HybridPath<Real, Copies, Heston> make_hybrid_path(const OptionSpec& s, const Ste
   HybridPath<Real, Copies, Heston> k{};
   const bool autocall = s.instrument == Instrument::Autocallable;
   k.payoff = autocall ? HybridPayoff::Autocallable : HybridPayoff::European;
-  k.steps = static_cast<int>(t.hybrid_steps);
+  k.steps = static_cast<int>(t.path_steps);
   k.observations = autocall ? static_cast<int>(s.times.size()) : 1;
   k.step_data = t.hybrid.view<Real>();
   k.spot = static_cast<Real>(s.spot);

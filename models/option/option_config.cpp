@@ -150,6 +150,21 @@ void parse_jumps(io::Block& process, OptionSpec& s) {
     process.error("jumps", "jumps join a gbm (Merton) or heston (Bates) process, not " + name_of(s.process));
 }
 
+// Cash dividends are paid on GBM paths walked step by step (StepPath's CashGbm).
+void check_cash_dividends(io::Block& model, const OptionSpec& s) {
+  if (!s.market.has_cash()) return;
+  const auto refuse = [&](const std::string& why) {
+    model.error("market", "cash dividends " + why + " (a proportional dividend serves there)");
+  };
+  if (s.process != Process::Gbm || s.jumping)
+    refuse("are paid on gbm paths without jumps in this version, not under " + name_of(s.process) +
+           (s.jumping ? " with jumps" : ""));
+  else if (s.hybrid())
+    refuse("are not paid beside a short rate or on an autocallable in this version");
+  else if (s.sobol)
+    refuse("put steps at the ex-dates among the fixings, which sobol's Brownian bridge does not take");
+}
+
 // Flat inputs to maturity equivalent to the market's (for closed forms and the
 // summary), the surface's arbitrage checks and Dupire's grid on the path's steps.
 // Only for a job whose every key read well: these use the spot, the maturity and the data together.
@@ -399,6 +414,7 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
                                         "without a barrier");
   }
   check_hybrid(model, inst, s);
+  check_cash_dividends(model, s);
   s.greeks = model.choices("greeks", {"delta", "gamma", "vega", "rho", "theta"});
   for (const auto& g : s.greeks) {
     if (g == "vega" && (!s.gbm() || !s.vol_term.is_flat()))

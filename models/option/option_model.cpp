@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -48,6 +49,27 @@ std::vector<double> fixing_times(const OptionSpec& s) {
   return t;
 }
 
+// A path's step under cash dividends: its end, the cash paid there, whether it is a fixing.
+struct CashStep {
+  double time, cash;
+  bool fixing;
+};
+
+// The fixings and the ex-dates of cash dividends paid by maturity, in time order;
+// a dividend on a fixing date is paid at that step, before the fixing is taken.
+std::vector<CashStep> cash_steps(const OptionSpec& s) {
+  std::vector<CashStep> out;
+  for (double t : fixing_times(s)) out.push_back({t, 0, true});
+  for (const market::Dividend& d : s.market.dividends) {
+    if (!(d.cash > 0) || d.time > s.maturity) continue;
+    const auto at = std::lower_bound(out.begin(), out.end(), d.time,
+                                     [](const CashStep& a, double t) { return a.time < t; });
+    if (at != out.end() && at->time == d.time) at->cash += d.cash;
+    else out.insert(at, {d.time, d.cash, false});
+  }
+  return out;
+}
+
 // The jumps of a step of dt years; the Poisson inversion stops where the
 // probability of more jumps is below 1e-15.
 template <class Real>
@@ -74,7 +96,8 @@ StepPath<Real, Copies, Control, Sobol, D> make_step_path(const OptionSpec& s, co
              : s.instrument == Instrument::Cliquet      ? StepPayoff::Cliquet
                                                         : StepPayoff::European;
   const auto times = fixing_times(s);
-  k.steps = static_cast<int>(times.size());
+  k.steps = k.fixings = static_cast<int>(times.size());
+  if constexpr (D == Dynamics::CashGbm) k.steps = static_cast<int>(tables.path_steps);
   k.log_spot = static_cast<Real>(std::log(s.spot));
   k.strike = static_cast<Real>(s.strike);
   k.sign = s.call ? Real(1) : Real(-1);
@@ -104,6 +127,10 @@ StepPath<Real, Copies, Control, Sobol, D> make_step_path(const OptionSpec& s, co
   k.rebate_pv = static_cast<Real>(s.rebate * discount);
   k.control = s.instrument == Instrument::Asian ? ControlKind::GeometricAsian : ControlKind::European;
   k.start_step = 0;  // the forward start's dates are {start, maturity}
+  if constexpr (D == Dynamics::CashGbm) {  // ... with ex-dates before the start
+    const auto grid = cash_steps(s);
+    while (!grid[static_cast<std::size_t>(k.start_step)].fixing) ++k.start_step;
+  }
   k.moneyness = static_cast<Real>(s.moneyness);
   // No bound is a bound no return reaches (a float's infinity would do, but not under fast maths).
   const auto bound = [](double v) { return static_cast<Real>(std::isinf(v) ? (v > 0 ? 1e30 : -1e30) : v); };
@@ -124,10 +151,24 @@ StepTables make_step_tables(const OptionSpec& s) {
   if (s.hybrid()) {
     const auto times = hybrid_step_times(s);
     out.hybrid = hybrid_table(s, times);
-    out.hybrid_steps = times.size();
+    out.path_steps = times.size();
     return out;
   }
   if (!s.stepped() || s.multi_asset() || s.heston()) return out;
+  if (s.market.has_cash()) {  // GBM: drift, volatility, cash paid, fixing or not
+    const auto grid = cash_steps(s);
+    std::vector<double> v;
+    double t0 = 0;
+    for (const CashStep& c : grid) {
+      const double var = s.vol_term.variance(t0, c.time);
+      v.insert(v.end(), {s.market.log_growth(c.time) - s.market.log_growth(t0) - 0.5 * var, std::sqrt(var), c.cash,
+                         c.fixing ? 1.0 : 0.0});
+      t0 = c.time;
+    }
+    out.steps = TableData(v);
+    out.path_steps = grid.size();
+    return out;
+  }
   const bool gbm_table = s.gbm_diffusion() && (!s.times.empty() || s.term_structure());
   if (!s.local() && !gbm_table) return out;
   const auto times = fixing_times(s);
@@ -377,9 +418,54 @@ Summary OptionModel::summarise(const std::vector<double>& total) const {
   return out;
 }
 
+namespace {
+// A European's or digital's price at `spot` on a GBM paying cash dividends, by
+// quadrature over the spot at each ex-date (none past kCashDividendsMost of them).
+std::optional<double> cash_dividend_value(const OptionSpec& s, double spot) {
+  const bool vanilla = s.instrument == Instrument::European || s.instrument == Instrument::Digital;
+  std::vector<CashLeg> legs;
+  double t0 = 0;
+  const auto leg_to = [&](double t, double cash) {
+    legs.push_back({s.market.log_growth(t) - s.market.log_growth(t0), s.vol_term.variance(t0, t),
+                    s.market.discount.discount(t) / s.market.discount.discount(t0), cash});
+    t0 = t;
+  };
+  double at_maturity = 0;
+  for (const CashStep& c : cash_steps(s))  // a European's fixings are no dates of its own
+    if (c.cash > 0 && c.time < s.maturity) leg_to(c.time, c.cash);
+    else if (c.cash > 0) at_maturity = c.cash;
+  leg_to(s.maturity, at_maturity);
+  if (!vanilla || !s.gbm() || legs.size() > kCashDividendsMost + 1) return std::nullopt;
+  return cash_dividend_price(spot, s.strike, s.call, legs, s.instrument == Instrument::Digital, s.cash);
+}
+
+// Delta and gamma of that price by central differences, extrapolated (Richardson)
+// from steps h and h/2; the gap to the finer difference is their stated error.
+std::vector<Reference> cash_dividend_greeks(const OptionSpec& s) {
+  std::vector<Reference> out;
+  const auto mid = cash_dividend_value(s, s.spot);
+  if (!mid) return out;
+  for (const auto& g : s.greeks) {
+    if (g != "delta" && g != "gamma") continue;
+    const auto at = [&](double h) {
+      const double up = *cash_dividend_value(s, s.spot + h), down = *cash_dividend_value(s, s.spot - h);
+      return g == "gamma" ? (up - 2 * *mid + down) / (h * h) : (up - down) / (2 * h);
+    };
+    const double h = 0.01 * s.spot, coarse = at(h), fine = at(h / 2), value = (4 * fine - coarse) / 3;
+    out.push_back({g, value, std::fabs(value - fine)});
+  }
+  return out;
+}
+}  // namespace
+
 std::vector<Reference> OptionModel::references() const {
   std::vector<Reference> refs = price_references();
   if (spec_.control_variate) refs.push_back({"control", control_mean(spec_)});
+  if (spec_.market.has_cash()) {  // delta and gamma by differences of the quadrature; no others
+    const auto greeks = cash_dividend_greeks(spec_);
+    refs.insert(refs.end(), greeks.begin(), greeks.end());
+    return refs;
+  }
   if (spec_.instrument == Instrument::Digital && spec_.gbm()) {
     const DigitalGreeks d = digital_greeks(bsm_input(spec_), spec_.cash);
     for (const auto& g : spec_.greeks) {
@@ -465,6 +551,11 @@ std::vector<Reference> OptionModel::price_references() const {
   }
   const BsmInput in = bsm_input(s);
   const bool vanilla = s.instrument == Instrument::European || s.instrument == Instrument::Digital;
+  if (s.market.has_cash()) {
+    const auto price = cash_dividend_value(s, s.spot);
+    if (!price) return {};
+    return {{"price", *price}};
+  }
   if (s.process == Process::LocalVol) {
     // Dupire's volatility from a flat surface is that volatility: Black-Scholes.
     const auto& q = s.market.surface->vols;
@@ -543,22 +634,23 @@ PathKernel OptionModel::kernel(const KernelSetup& setup) const {
     };
     return spec_.heston() ? with(std::true_type{}) : with(std::false_type{});
   }
+  // Paths other than GBM's on its fixings: plain or antithetic, no control or Sobol points.
+  const auto with = [&](auto dynamics) -> PathKernel {
+    constexpr Dynamics D = decltype(dynamics)::value;
+    const bool f = precision == Precision::Float;
+    if (spec_.antithetic) return f ? PathKernel(make_step_path<float, 2, false, false, D>(spec_, setup, t))
+                                   : PathKernel(make_step_path<double, 2, false, false, D>(spec_, setup, t));
+    return f ? PathKernel(make_step_path<float, 1, false, false, D>(spec_, setup, t))
+             : PathKernel(make_step_path<double, 1, false, false, D>(spec_, setup, t));
+  };
   if (!spec_.gbm()) {  // Heston, local volatilities, jumps
-    const bool f = precision == Precision::Float, a = spec_.antithetic;
-    const OptionSpec& s = spec_;
-    const auto with = [&](auto dynamics) -> PathKernel {
-      constexpr Dynamics D = decltype(dynamics)::value;
-      if (a) return f ? PathKernel(make_step_path<float, 2, false, false, D>(s, setup, t))
-                      : PathKernel(make_step_path<double, 2, false, false, D>(s, setup, t));
-      return f ? PathKernel(make_step_path<float, 1, false, false, D>(s, setup, t))
-               : PathKernel(make_step_path<double, 1, false, false, D>(s, setup, t));
-    };
     if (spec_.heston() && spec_.jumping) return with(std::integral_constant<Dynamics, Dynamics::Bates>{});
     if (spec_.heston()) return with(std::integral_constant<Dynamics, Dynamics::Heston>{});
     if (spec_.jumping) return with(std::integral_constant<Dynamics, Dynamics::Merton>{});
     if (spec_.process == Process::LocalVol) return with(std::integral_constant<Dynamics, Dynamics::LocalVol>{});
     return with(std::integral_constant<Dynamics, Dynamics::Cev>{});
   }
+  if (spec_.market.has_cash()) return with(std::integral_constant<Dynamics, Dynamics::CashGbm>{});  // GBM paying cash
   if (spec_.stepped()) {
     const bool f = precision == Precision::Float, a = spec_.antithetic, c = spec_.control_variate;
     const OptionSpec& s = spec_;
@@ -639,9 +731,16 @@ std::string OptionModel::describe() const {
   s << (p.strike_type == StrikeType::Floating || p.periodic() || p.instrument == Instrument::Autocallable ? std::string() : " K=" + number(p.strike)) << " T=" << p.maturity
     << " r=" << p.rate << " q=" << p.dividend << (curves ? " (to maturity, from market curves and dividends)" : "")
     << (p.instrument == Instrument::Digital ? " cash=" + number(p.cash) : "");
+  if (p.market.has_cash()) {
+    double paid = 0;
+    int count = 0;
+    for (const auto& d : p.market.dividends)
+      if (d.cash > 0 && d.time <= p.maturity) paid += d.cash, ++count;
+    s << ", " << count << " cash dividends of " << paid << " in all by T";
+  }
   if (p.stepped())
-    s << ", " << (p.times.empty() ? p.steps : p.times.size())
-      << (p.continuous ? " steps, continuous monitoring" : " steps");
+    s << ", " << steps_per_path() << (p.market.has_cash() ? " steps (fixings and ex-dates)" : " steps")
+      << (p.continuous ? ", continuous monitoring" : "");
   if (p.early_exercise())
     s << ", exercisable on " << p.steps << " dates, Longstaff-Schwartz rule fitted on " << p.regression_paths
       << " separate paths";

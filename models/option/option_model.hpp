@@ -121,14 +121,19 @@ struct OptionSpec {
   bool periodic() const { return instrument == Instrument::ForwardStart || instrument == Instrument::Cliquet; }
   // Walked by HybridPath: a Hull-White rate beside the stock, or an autocallable.
   bool hybrid() const { return hull_white || instrument == Instrument::Autocallable; }
-  bool stepped() const { return !hybrid() && (path_dependent() || periodic() || heston() || local() || jumping || sobol); }
+  // A cash dividend moves the spot by an amount, which only a walked path can pay.
+  bool stepped() const {
+    return !hybrid() && (path_dependent() || periodic() || heston() || local() || jumping || sobol || market.has_cash());
+  }
 };
 
 // A stepped path's per-step data (StepPath::step_data, local_vol), built once.
 struct StepTables {
   TableData steps, local_vol;
   TableData hybrid;  // HybridPath::step_data
-  std::uint64_t hybrid_steps = 0;
+  // The steps a path walks where they are not its fixings: a hybrid's grid, or the
+  // fixings with the cash dividends' ex-dates among them (0: the fixings).
+  std::uint64_t path_steps = 0;
 };
 
 class OptionModel : public Model {
@@ -144,7 +149,7 @@ class OptionModel : public Model {
   EstimateInfo describe_estimate(const std::string& name) const override;
   std::uint64_t steps_per_path() const override {
     if (spec_.multi_asset()) return spec_.assets.size();  // one normal per asset
-    if (spec_.hybrid()) return tables_.hybrid_steps;
+    if (tables_.path_steps) return tables_.path_steps;
     const bool stepped = spec_.stepped() || spec_.early_exercise();
     return stepped ? (spec_.times.empty() ? spec_.steps : spec_.times.size()) : 1;
   }

@@ -2,7 +2,8 @@
 // steps, or per-step drift and variance from term structures), exact log steps;
 // Heston (equal steps); either with Merton's lognormal jumps (Merton, Bates); or a
 // local volatility sigma(t, S), Dupire's from a surface or CEV's sigma S^(beta - 1),
-// by log-Euler steps: the average (arithmetic or geometric, Asian), the running
+// by log-Euler steps; or GBM whose spot drops by cash dividends, on steps at the
+// fixings and the ex-dividend times: the average (arithmetic or geometric, Asian), the running
 // extreme (lookback), the spot a forward start's strike is set on, a cliquet's sum
 // of bounded returns, and an optional single barrier checked at the fixings or
 // continuously, through the Brownian bridge between them.
@@ -32,8 +33,9 @@ enum class Knock : int { None, DownOut, UpOut, DownIn, UpIn };
 enum class ControlKind : int { GeometricAsian, European };
 
 // How the log spot moves from one step to the next: Merton is GBM with jumps,
-// Bates Heston with jumps.
-enum class Dynamics : int { Gbm, Heston, LocalVol, Cev, Merton, Bates };
+// Bates Heston with jumps; CashGbm is GBM whose spot drops by a cash amount at the
+// end of some steps, and whose steps need not all be fixings.
+enum class Dynamics : int { Gbm, Heston, LocalVol, Cev, Merton, Bates, CashGbm };
 
 // Copies = 2 adds the antithetic path (-Z) to each path; fixed at compile time so
 // the path state stays in registers. WithControl also scores a control variate on
@@ -48,6 +50,9 @@ struct StepPath {
   static constexpr bool Heston = D == Dynamics::Heston || D == Dynamics::Bates;
   static constexpr bool Jumping = D == Dynamics::Merton || D == Dynamics::Bates;
   static constexpr bool Local = D == Dynamics::LocalVol || D == Dynamics::Cev;
+  static constexpr bool Cash = D == Dynamics::CashGbm;
+  // GBM's volatility is known in advance, so a Brownian bridge may watch between steps.
+  static constexpr bool kBridged = D == Dynamics::Gbm || D == Dynamics::CashGbm;
   static_assert(!(Sobol && Copies == 2), "Sobol paths have no antithetic copies");
   static_assert(!(D != Dynamics::Gbm && (Sobol || WithControl)), "only GBM paths take Sobol points or a control");
   using real_type = Real;
@@ -62,7 +67,7 @@ struct StepPath {
                                                                                               : 2;
 
   StepPayoff payoff;
-  int steps;
+  int steps, fixings;  // fixings: the steps that are fixing dates (all of them, but with cash dividends)
   Real log_spot, strike, sign, discount;  // sign: +1 call, -1 put
   Real cash;                              // a digital's payout
   bool equal_steps;
@@ -70,8 +75,10 @@ struct StepPath {
   // GBM otherwise: per step its drift and its volatility sqrt(variance). A local
   // volatility: per step the carry log(F(t_s) / F(t_{s-1})), dt / 2, sqrt(dt) and
   // the grid's origin in cells, (log F(t_{s-1}) + its first log-moneyness) / dk + 1/2.
+  // Cash dividends: per step its drift, volatility, the cash paid at its end and
+  // 1 if its end is a fixing, else 0.
   KernelTable<Real> step_data;
-  static constexpr int kStepFields = Local ? 4 : 2;
+  static constexpr int kStepFields = Local || Cash ? 4 : 2;
   KernelTable<Real> local_vol;  // Dupire: steps x lv_nodes cells (market::cell_rows)
   int lv_nodes;
   Real lv_inv_dk, lv_last;  // 1 / the node spacing; the last node less a half
@@ -185,12 +192,12 @@ struct StepPath {
   MCSIM_HD void with_barrier(Source& source, const int* lanes, Acc* acc) const {
     constexpr bool kLookback = P == StepPayoff::LookbackFixed || P == StepPayoff::LookbackFloating;
     if constexpr (kLookback) {  // lookbacks carry no barrier; `continuous` is for their extreme
-      if constexpr (D == Dynamics::Gbm)
+      if constexpr (kBridged)
         if (continuous) return walk<P, Monitor::None, true, W>(source, lanes, acc);
       return walk<P, Monitor::None, false, W>(source, lanes, acc);
     } else {
       if (knock == Knock::None) return walk<P, Monitor::None, false, W>(source, lanes, acc);
-      if constexpr (D == Dynamics::Gbm)
+      if constexpr (kBridged)
         if (continuous) return walk<P, Monitor::Continuous, false, W>(source, lanes, acc);
       walk<P, Monitor::Discrete, false, W>(source, lanes, acc);
     }
@@ -216,8 +223,14 @@ struct StepPath {
     Real log_sum[WithControl ? N : 1][W];  // the geometric control of an arithmetic average
     for (int i = 0; i < (WithControl ? N : 1); ++i)
       for (int j = 0; j < W; ++j) log_sum[i][j] = Real(0);
+    // A cliquet's log spot at the last fixing, when steps between fixings are not fixings.
+    constexpr bool kAnchor = Cash && P == StepPayoff::Cliquet;
+    Real anchor[kAnchor ? N : 1][W];
+    for (int i = 0; i < (kAnchor ? N : 1); ++i)
+      for (int j = 0; j < W; ++j) anchor[i][j] = log_spot;
     // The spot is on the live side, so a discrete barrier's extreme may start from it.
     const Real live0 = M == Monitor::Discrete ? side * log_spot : Real(1);
+    constexpr Real kLeastSpot = Real(1e-30);  // a spot a cash dividend leaves, positive for the log
     for (int i = 0; i < N; ++i)
       for (int j = 0; j < W; ++j) x[i][j] = log_spot, sum[i][j] = Real(0), extreme[i][j] = turn * log_spot, live[i][j] = live0;
 
@@ -228,7 +241,10 @@ struct StepPath {
       const Real half_dt = Local ? step_data[at + 1] : Real(0);
       const Real origin = D == Dynamics::LocalVol ? step_data[at + 3] : Real(0);
       const Real* lv_row = D == Dynamics::LocalVol ? local_vol.data + static_cast<std::uint64_t>(step) * 2 * lv_nodes : nullptr;
-      (void)half_dt, (void)origin, (void)lv_row;
+      const Real paid = Cash ? step_data[at + 2] : Real(0);  // the cash dividend at the step's end
+      // Whether the step's end is a fixing; the same for every path, so no divergence.
+      const bool fixing = !Cash || step_data[at + 3] != Real(0);
+      (void)half_dt, (void)origin, (void)lv_row, (void)paid;
       // Each draw fills row l, column j with lane l of group j's block for this step.
       const auto draw = [&](Real (*out)[W], bool uniform) {
         for (int j = 0; j < W; ++j) {
@@ -265,24 +281,44 @@ struct StepPath {
             } else
               x[i][j] += drift + vol * (c ? -z[lane][j] : z[lane][j]);
             if constexpr (Jumping) x[i][j] += jumps.move(jump_u[lane][j], c ? -jump_z[lane][j] : jump_z[lane][j]);
+            // The log spot the diffusion reached, before a cash dividend is paid.
+            const Real moved = x[i][j];
+            if constexpr (Cash)
+              if (paid > Real(0)) {
+                const Real left = fast_exp(moved) - paid;  // floored: a spot below the dividend pays what it has
+                x[i][j] = fast_log(left > kLeastSpot ? left : kLeastSpot);
+              }
             const Real now = x[i][j];
+            if constexpr (M == Monitor::Continuous) {
+              // Clear of the barrier at both fixings, the bridge between them stays
+              // clear with probability 1 - exp(-2ab / var); a dividend's drop is checked after it.
+              const Real a = before - log_barrier, b = moved - log_barrier;
+              const bool crossed = side * b <= Real(0) || (Cash && side * (now - log_barrier) <= Real(0));
+              live[i][j] *= crossed ? Real(0) : Real(1) - fast_exp(Real(-2) * a * b / (vol * vol));
+            }
+            if constexpr (kLookback && BridgeExtreme) {
+              // Extreme of the Brownian bridge from `before` to `moved` over the step,
+              // and the spot after a dividend.
+              const Real d = moved - before;
+              const Real spread = sqrt(d * d - Real(2) * vol * vol * fast_log(u[lane][j]));
+              Real reach = Real(0.5) * (turn * (before + moved) + spread);
+              if constexpr (Cash) reach = turn * now > reach ? turn * now : reach;
+              extreme[i][j] = reach > extreme[i][j] ? reach : extreme[i][j];
+            }
+            if (!fixing) continue;
             if constexpr (P == StepPayoff::ArithmeticAverage) sum[i][j] += fast_exp(now);
             if constexpr (WithControl && P == StepPayoff::ArithmeticAverage) log_sum[i][j] += now;
             if constexpr (P == StepPayoff::GeometricAverage) sum[i][j] += now;
             if constexpr (P == StepPayoff::ForwardStart)  // the log spot the strike is set on
               sum[i][j] = step == start_step ? now : sum[i][j];
-            if constexpr (P == StepPayoff::Cliquet) {
-              const Real r = fast_exp(now - before) - Real(1);
+            if constexpr (P == StepPayoff::Cliquet) {  // the return since the last fixing
+              Real from = before;
+              if constexpr (kAnchor) from = anchor[i][j], anchor[i][j] = now;
+              const Real r = fast_exp(now - from) - Real(1);
               sum[i][j] += r < local_floor ? local_floor : r > local_cap ? local_cap : r;
             }
-            if constexpr (kLookback) {
-              Real reach = turn * now;
-              if constexpr (BridgeExtreme) {
-                // Extreme of the Brownian bridge from `before` to `now` over the step.
-                const Real d = now - before;
-                const Real spread = sqrt(d * d - Real(2) * vol * vol * fast_log(u[lane][j]));
-                reach = Real(0.5) * (turn * (before + now) + spread);
-              }
+            if constexpr (kLookback && !BridgeExtreme) {
+              const Real reach = turn * now;
               extreme[i][j] = reach > extreme[i][j] ? reach : extreme[i][j];
             }
             if constexpr (M == Monitor::Discrete) {
@@ -290,20 +326,13 @@ struct StepPath {
               const Real low = side * now;
               live[i][j] = low < live[i][j] ? low : live[i][j];
             }
-            if constexpr (M == Monitor::Continuous) {
-              // Clear of the barrier at both fixings, the bridge between them stays
-              // clear with probability 1 - exp(-2ab / var).
-              const Real a = before - log_barrier, b = now - log_barrier;
-              const bool crossed = side * b <= Real(0);
-              live[i][j] *= crossed ? Real(0) : Real(1) - fast_exp(Real(-2) * a * b / (vol * vol));
-            }
           }
         }
       }
     }
 
     const bool out = knock == Knock::DownOut || knock == Knock::UpOut;
-    const Real n = static_cast<Real>(steps);
+    const Real n = static_cast<Real>(fixings);
     // The payoff proper and the control pay the vanilla on their level.
     const auto vanilla = [&](Real level) { return vanilla_payoff(level, strike, sign, discount); };
     for (int j = 0; j < W; ++j)

@@ -50,6 +50,7 @@ MCSIM_FAMILY(LocalVolSteps);
 MCSIM_FAMILY(CevSteps);
 MCSIM_FAMILY(MertonSteps);
 MCSIM_FAMILY(BatesSteps);
+MCSIM_FAMILY(CashSteps);
 MCSIM_FAMILY(Basket);
 MCSIM_FAMILY(American);
 MCSIM_FAMILY(ShortRate);
