@@ -305,7 +305,7 @@ TEST_CASE("path-dependent, Heston, Sobol, basket, Bermudan, jump, forward-start,
     }
 }
 
-TEST_CASE("Hull-White bonds caps and swaptions agree on CPU and GPU", "[gpu][rates]") {
+TEST_CASE("Hull-White bonds caps and European and Bermudan swaptions agree on CPU and GPU", "[gpu][rates]") {
   if (!have_gpu()) return;
   const std::string base =
       "run: { name: t, paths: 200_003, seed: 14, chunk_paths: 4096 }\nmodel:\n  type: rates\n"
@@ -314,7 +314,8 @@ TEST_CASE("Hull-White bonds caps and swaptions agree on CPU and GPU", "[gpu][rat
   for (const char* precision : {"float", "double"})
     for (const char* product : {"{ type: zero_coupon_bond, maturity: 7 }",
                                 "{ type: cap, strike: 0.03, start: 1, maturity: 4, period: 0.25 }",
-                                "{ type: swaption, position: receiver, strike: 0.03, start: 2, maturity: 7, period: 1 }"}) {
+                                "{ type: swaption, position: receiver, strike: 0.03, start: 2, maturity: 7, period: 1 }",
+                                "{ type: bermudan_swaption, position: payer, strike: 0.035, start: 1, maturity: 6, period: 0.5 }"}) {
       INFO(precision << " " << product);
       agree_on_cpu_and_gpu(base + "  product: " + product + "\n  variance_reduction: [antithetic]\n",
                            {std::string("run.precision=") + precision}, false);

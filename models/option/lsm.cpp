@@ -10,13 +10,12 @@
 namespace mcsim::option {
 
 namespace {
-
 constexpr int kBasis = AmericanPath<double>::kBasis;
-using Vec = std::array<double, kBasis>;
+using Vec = Basis4;
+static_assert(kBasis == 4, "the normal equations are of four basis functions");
+}  // namespace
 
-// Solves the kBasis x kBasis system a x = b by Gaussian elimination with partial
-// pivoting; false when it is singular (too few distinct in-the-money paths).
-bool solve(std::array<Vec, kBasis> a, Vec b, Vec& x) {
+bool solve_normal_equations(std::array<Vec, kBasis> a, Vec b, Vec& x) {
   for (int c = 0; c < kBasis; ++c) {
     int p = c;
     for (int r = c + 1; r < kBasis; ++r)
@@ -37,8 +36,6 @@ bool solve(std::array<Vec, kBasis> a, Vec b, Vec& x) {
   }
   return true;
 }
-
-}  // namespace
 
 ExerciseRule fit_exercise_rule(const LsmInput& in) {
   const int n = in.dates;
@@ -87,7 +84,7 @@ ExerciseRule fit_exercise_rule(const LsmInput& in) {
       }
     }
     Vec beta{};
-    if (!solve(normal, rhs, beta)) {
+    if (!solve_normal_equations(normal, rhs, beta)) {
       // Too few paths in the money to fit: hold on at this date.
       beta = {std::numeric_limits<double>::infinity(), 0, 0, 0};
     }

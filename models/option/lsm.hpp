@@ -1,6 +1,7 @@
 // Longstaff-Schwartz's regression: the exercise rule an American or Bermudan
 // option's pricing pass follows (american_path.hpp), fitted on paths of their own.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -24,6 +25,12 @@ struct ExerciseRule {
 // The streams of regression path groups are Philox subsequences with this bit set;
 // pricing groups never reach it, so the two sets of paths are independent.
 constexpr std::uint64_t kRegressionStreams = std::uint64_t{1} << 63;
+
+// Longstaff-Schwartz's least squares on four basis functions: solves the normal
+// equations a x = b by Gaussian elimination with partial pivoting; false when they
+// are singular (too few distinct in-the-money paths). Shared by every rule's fit.
+using Basis4 = std::array<double, 4>;
+bool solve_normal_equations(std::array<Basis4, 4> a, Basis4 b, Basis4& x);
 
 // Backward induction over the dates: at each, the discounted cash flows of the
 // in-the-money paths are regressed on 1, m, m^2, m^3 (m = S / K) by least squares.

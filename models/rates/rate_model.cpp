@@ -4,12 +4,15 @@
 #include <sstream>
 
 #include "models/market/market.hpp"
+#include "models/rates/bermudan.hpp"
 
 namespace mcsim::rates {
 
 namespace {
+constexpr std::uint64_t kRegressionPaths = 65536;
+
 const std::vector<std::string>& instrument_names() {
-  static const std::vector<std::string> n{"zero_coupon_bond", "cap", "floor", "swaption"};
+  static const std::vector<std::string> n{"zero_coupon_bond", "cap", "floor", "swaption", "bermudan_swaption"};
   return n;
 }
 
@@ -19,8 +22,19 @@ std::vector<RateEvent> events_of(const RateSpec& s) {
     case RateInstrument::Cap: return cap_events(s.dates(), s.strike, true);
     case RateInstrument::Floor: return cap_events(s.dates(), s.strike, false);
     case RateInstrument::Swaption: return swaption_events(s.dates(), s.strike, s.payer);
+    case RateInstrument::BermudanSwaption: return bermudan_swaption_events(s.dates(), s.strike, s.payer);
   }
   return {};
+}
+
+// Longstaff-Schwartz's rule falls short of the optimal exercise by a small part of
+// the price (as for equity Bermudans); the grid's reference carries this tolerance.
+constexpr double kLsmTolerance = 0.005;
+
+RateTables tables_of(const RateSpec& s) {
+  RateTables t = make_rate_tables(s.model, events_of(s));
+  t.exercise = s.instrument == RateInstrument::BermudanSwaption;
+  return t;
 }
 }  // namespace
 
@@ -32,7 +46,7 @@ std::vector<double> RateSpec::dates() const {
   return d;
 }
 
-RateModel::RateModel(RateSpec spec) : spec_(std::move(spec)), tables_(make_rate_tables(spec_.model, events_of(spec_))) {}
+RateModel::RateModel(RateSpec spec) : spec_(std::move(spec)), tables_(tables_of(spec_)) {}
 
 std::vector<std::string> RateModel::outputs() const {
   if (spec_.antithetic) return {"price", "price_single"};
@@ -46,27 +60,41 @@ std::vector<Reference> RateModel::references() const {
     case RateInstrument::Cap: return {{"price", cap_price(m, spec_.dates(), spec_.strike, true)}};
     case RateInstrument::Floor: return {{"price", cap_price(m, spec_.dates(), spec_.strike, false)}};
     case RateInstrument::Swaption: return {{"price", swaption_price(m, spec_.dates(), spec_.strike, spec_.payer)}};
+    case RateInstrument::BermudanSwaption: {
+      // The grid's own error, about (at most): the gap to a grid of half the nodes.
+      const double fine = bermudan_swaption_price(m, spec_.dates(), spec_.strike, spec_.payer);
+      const double coarse = bermudan_swaption_price(m, spec_.dates(), spec_.strike, spec_.payer, 401);
+      return {{"price", fine, kLsmTolerance * fine + std::fabs(fine - coarse)}};
+    }
   }
   return {};
 }
 
 PathKernel RateModel::kernel(const KernelSetup& setup) const {
   const bool f = setup.precision == Precision::Float;
+  // A Bermudan's rule, fitted once per seed; the kernel keeps a view, so the model keeps the table.
+  static const TableData kNone;
+  const auto fit = [&] { return fit_bermudan_rule(tables_, spec_.regression_paths, setup.seed); };
+  const TableData& r = !tables_.exercise ? kNone : rules_.count(setup.seed) ? rules_[setup.seed] : rules_[setup.seed] = fit();
   if (spec_.antithetic)
-    return f ? PathKernel(make_short_rate_path<float, 2>(tables_)) : PathKernel(make_short_rate_path<double, 2>(tables_));
-  return f ? PathKernel(make_short_rate_path<float, 1>(tables_)) : PathKernel(make_short_rate_path<double, 1>(tables_));
+    return f ? PathKernel(make_short_rate_path<float, 2>(tables_, r)) : PathKernel(make_short_rate_path<double, 2>(tables_, r));
+  return f ? PathKernel(make_short_rate_path<float, 1>(tables_, r)) : PathKernel(make_short_rate_path<double, 1>(tables_, r));
 }
 
 std::string RateModel::describe() const {
   const RateSpec& s = spec_;
   std::ostringstream o;
   o << instrument_names()[static_cast<std::size_t>(s.instrument)];
-  if (s.instrument == RateInstrument::Swaption) o << " " << (s.payer ? "payer" : "receiver");
+  if (s.instrument == RateInstrument::Swaption || s.instrument == RateInstrument::BermudanSwaption)
+    o << " " << (s.payer ? "payer" : "receiver");
   if (s.instrument != RateInstrument::ZeroCouponBond)
     o << " K=" << s.strike << " from " << s.start << " every " << s.period;
   o << " to " << s.maturity << ", Hull-White a=" << s.model.a << " sigma=" << s.model.sigma
     << (s.model.curve.is_flat() ? " on a flat rate " + std::to_string(s.model.curve.zero_rate(1)) : " on the discount curve")
-    << ", " << tables_.count << " dates" << (s.antithetic ? ", antithetic" : "");
+    << ", " << tables_.count << (tables_.exercise ? " exercise dates, Longstaff-Schwartz rule fitted on " +
+                                                        std::to_string(s.regression_paths) + " separate paths"
+                                                  : " dates")
+    << (s.antithetic ? ", antithetic" : "");
   return o.str();
 }
 
@@ -92,13 +120,17 @@ std::unique_ptr<Model> parse_rate_model(io::Block& model) {
     s.strike = inst.real("strike", std::nullopt, Range{-1, 1});
     s.start = inst.real("start", std::nullopt, Range{0, 100, true, false});
     s.period = inst.real("period", std::nullopt, Range{0, 100, true, false});
-    if (s.instrument == RateInstrument::Swaption)
+    if (s.instrument == RateInstrument::Swaption || s.instrument == RateInstrument::BermudanSwaption)
       s.payer = inst.choice("position", {"payer", "receiver"}, std::nullopt) == "payer";
     const double periods = (s.maturity - s.start) / s.period;
     if (inst.valid() && !(periods >= 1 - 1e-9 && std::fabs(periods - std::round(periods)) < 1e-9))
       inst.error("period", "maturity - start must be a whole number (>= 1) of periods");
   }
   inst.finish();
+  if (s.instrument == RateInstrument::BermudanSwaption)
+    s.regression_paths = model.count("regression_paths", kRegressionPaths, 64, std::uint64_t{1} << 26);
+  else if (model.has("regression_paths"))
+    model.error("regression_paths", "only a Bermudan swaption fits an exercise rule");
   for (const auto& v : model.choices("variance_reduction", {"antithetic", "control_variate", "sobol"})) {
     if (v == "antithetic") s.antithetic = true;
     else model.error("variance_reduction", v + " serves option jobs; a rates job takes antithetic pairs");
@@ -116,7 +148,10 @@ const std::vector<io::KeySchema>& rate_keys() {
         {"model.short_rate.sigma", "number", "", "in (0, 1]", "the volatility of the short rate"},
         {"model.short_rate.rate", "number", "0", "in [-1, 1]", "a flat zero rate, without a discount curve"},
         {"model.product", "block", "", "", "rates: the product, per unit notional"},
-        {"model.product.type", "one of", "", "zero_coupon_bond, cap, floor, swaption", "the product"},
+        {"model.product.type", "one of", "", "zero_coupon_bond, cap, floor, swaption, bermudan_swaption",
+         "the product (a Bermudan swaption: exercisable at start and each fixed date but the last, into the swap left)"},
+        {"model.regression_paths", "whole number", std::to_string(kRegressionPaths), ">= 64, <= 67108864",
+         "a Bermudan swaption's: paths of Longstaff-Schwartz's fit, separate from pricing"},
         {"model.product.maturity", "number", "", "in (0, 100]", "the last payment (years)"},
         {"model.product.strike", "number", "", "in [-1, 1]", "the cap or floor rate, or the swap's fixed rate"},
         {"model.product.start", "number", "", "in (0, 100]", "the first period's start (a swaption's expiry)"},

@@ -1,9 +1,10 @@
 // Rate products under Hull-White one-factor (model.type: rates; model.short_rate,
 // model.product): zero-coupon
-// bonds, caps, floors and European swaptions on a discount curve, priced on
-// ShortRatePath paths by the option family's path run, with Jamshidian's closed
-// forms as references.
+// bonds, caps, floors, European and Bermudan swaptions on a discount curve, priced
+// on ShortRatePath paths by the option family's path run, with Jamshidian's closed
+// forms (and a Bermudan's backward induction on a grid) as references.
 #pragma once
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,7 +16,7 @@
 
 namespace mcsim::rates {
 
-enum class RateInstrument { ZeroCouponBond, Cap, Floor, Swaption };
+enum class RateInstrument { ZeroCouponBond, Cap, Floor, Swaption, BermudanSwaption };
 
 struct RateSpec {
   HullWhite model{0, 0, {}};
@@ -23,7 +24,9 @@ struct RateSpec {
   double strike = 0, start = 0, maturity = 0, period = 0;
   bool payer = true;
   bool antithetic = false;
-  // The event dates: cap and floor periods, or a swaption's expiry and fixed dates.
+  std::uint64_t regression_paths = 0;  // a Bermudan's Longstaff-Schwartz fit, separate from pricing
+  // The event dates: cap and floor periods, or a swaption's expiry and fixed dates
+  // (a Bermudan's exercise dates are all but the last).
   std::vector<double> dates() const;
 };
 
@@ -39,6 +42,8 @@ class RateModel : public Model {
  private:
   RateSpec spec_;
   RateTables tables_;
+  // A Bermudan's exercise rules by seed: kernels hold views, so none is dropped.
+  mutable std::map<std::uint64_t, TableData> rules_;
 };
 
 std::unique_ptr<Model> parse_rate_model(io::Block& model);

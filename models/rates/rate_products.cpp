@@ -26,6 +26,16 @@ std::vector<RateEvent> swaption_events(const std::vector<double>& dates, double 
   return {e};
 }
 
+std::vector<RateEvent> bermudan_swaption_events(const std::vector<double>& dates, double strike, bool payer) {
+  std::vector<RateEvent> out;
+  for (std::size_t k = 0; k + 1 < dates.size(); ++k) {
+    const auto e = swaption_events(std::vector<double>(dates.begin() + static_cast<std::ptrdiff_t>(k), dates.end()),
+                                   strike, payer);
+    out.push_back(e.front());
+  }
+  return out;
+}
+
 RateTables make_rate_tables(const HullWhite& m, const std::vector<RateEvent>& events) {
   std::vector<double> d, c;
   double before = 0;

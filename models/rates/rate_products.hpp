@@ -25,17 +25,22 @@ std::vector<RateEvent> cap_events(const std::vector<double>& dates, double strik
 // A swaption exercised at dates.front() into the swap paying (payer) or receiving
 // `strike` on the fixed dates dates[1..n].
 std::vector<RateEvent> swaption_events(const std::vector<double>& dates, double strike, bool payer);
+// A Bermudan swaption: at each of dates[0..n-1], the swaption into the swap on the
+// fixed dates left (co-terminal); the path exercises at most once (ShortRatePath::exercise).
+std::vector<RateEvent> bermudan_swaption_events(const std::vector<double>& dates, double strike, bool payer);
 
 // The path's tables: one step per event date (the dates increasing).
 struct RateTables {
   TableData dates, coupons;
   int count = 0;
+  bool exercise = false;  // Bermudan: the rule's table comes with the pricing seed (bermudan.hpp)
 };
 RateTables make_rate_tables(const HullWhite& m, const std::vector<RateEvent>& events);
 
+// `rule`: a Bermudan's exercise rule (fit_bermudan_rule), else empty.
 template <class Real, int Copies>
-ShortRatePath<Real, Copies> make_short_rate_path(const RateTables& t) {
-  return {t.count, t.dates.view<Real>(), t.coupons.view<Real>()};
+ShortRatePath<Real, Copies> make_short_rate_path(const RateTables& t, const TableData& rule = {}) {
+  return {t.count, t.dates.view<Real>(), t.coupons.view<Real>(), t.exercise, rule.view<Real>()};
 }
 
 }  // namespace mcsim::rates

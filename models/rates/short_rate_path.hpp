@@ -3,7 +3,9 @@
 // step) from date to date, the discount to date k D_k = P^M(0,t_k) e^{-V(0,t_k)/2 - I_k},
 // and at each date an event paid there: a zero-coupon or coupon bond, or a call or
 // put on one (caplets and floorlets are bond puts and calls, a swaption a put or
-// call on its fixed leg's coupon bond), its bonds P(t_k, t_i; x) = A e^{-B x}.
+// call on its fixed leg's coupon bond), its bonds P(t_k, t_i; x) = A e^{-B x}. A
+// Bermudan swaption's dates are exercise dates instead: the first whose event beats
+// Longstaff-Schwartz's estimate of holding on pays it, and the path stops there.
 #pragma once
 #include "models/kernel_table.hpp"
 #include "rng/hd.hpp"
@@ -34,34 +36,52 @@ struct ShortRatePath {
   int dates;
   KernelTable<Real> date_data;
   KernelTable<Real> coupons;  // per coupon: amount, log A, B
+  bool exercise;              // Bermudan: exercise at the first date the rule says
+  // Per exercise date, kRuleFields coefficients of the cubic in the date's coupon
+  // bond that estimates holding on (lsm_continuation); the last date's are zero.
+  KernelTable<Real> rule;
+  static constexpr int kRuleFields = 4;
 
   template <class F>
   void for_each_table(F&& f) {
     f(date_data);
     f(coupons);
+    f(rule);
   }
 
-  // The event of date k at factor x.
-  MCSIM_HD Real event(int k, Real x) const {
+  // The coupon bond of date k's event at factor x.
+  MCSIM_HD Real bond(int k, Real x) const {
     const Real* d = date_data.data + static_cast<std::uint64_t>(k) * kDateFields;
     const int first = static_cast<int>(d[6]), n = static_cast<int>(d[7]);
-    Real bond = Real(0);
+    Real sum = Real(0);
     for (int i = first; i < first + n; ++i) {
       const Real* c = coupons.data + static_cast<std::uint64_t>(i) * 3;
-      bond += c[0] * exp(c[1] - c[2] * x);
+      sum += c[0] * exp(c[1] - c[2] * x);
     }
+    return sum;
+  }
+  // Date k's event on that bond: the bond itself, or the option on it.
+  MCSIM_HD Real payoff(int k, Real bond_value) const {
+    const Real* d = date_data.data + static_cast<std::uint64_t>(k) * kDateFields;
     const Real sign = d[9];
-    if (sign == Real(0)) return bond;
-    const Real paid = sign * (bond - d[8]);
+    if (sign == Real(0)) return bond_value;
+    const Real paid = sign * (bond_value - d[8]);
     return paid > Real(0) ? paid : Real(0);
+  }
+  // Whether a path worth `paid` on exercise at date k takes it, its bond at
+  // `bond_value`: the rule's cubic b in (bond - strike) estimates holding on.
+  MCSIM_HD bool exercises(int k, Real paid, Real bond_value, const Real* b) const {
+    const Real u = bond_value - date_data[static_cast<std::uint64_t>(k) * kDateFields + 8];
+    return paid > Real(0) && paid >= b[0] + u * (b[1] + u * (b[2] + u * b[3]));
   }
 
   template <class Acc>
   MCSIM_HD void simulate(rng::Stream& stream, int lanes, Acc& acc) const {
     constexpr int G = kGroup;
     Real x[Copies][G], integral[Copies][G], value[Copies][G];
+    bool live[Copies][G];  // not yet exercised
     for (int c = 0; c < Copies; ++c)
-      for (int l = 0; l < G; ++l) x[c][l] = integral[c][l] = value[c][l] = Real(0);
+      for (int l = 0; l < G; ++l) x[c][l] = integral[c][l] = value[c][l] = Real(0), live[c][l] = true;
     for (int k = 0; k < dates; ++k) {
       const Real* d = date_data.data + static_cast<std::uint64_t>(k) * kDateFields;
       const auto z1 = rng::normals<Real>(stream);
@@ -72,7 +92,14 @@ struct ShortRatePath {
         for (int c = 0; c < Copies; ++c) {
           const Real a = c ? -z1.z[l] : z1.z[l], b = c ? -z2.z[l] : z2.z[l];
           hull_white_step(d, a, b, x[c][l], integral[c][l]);
-          if (d[7] > Real(0)) value[c][l] += exp(d[5] - integral[c][l]) * event(k, x[c][l]);
+          if (!(d[7] > Real(0))) continue;
+          const Real held = bond(k, x[c][l]), paid = payoff(k, held);
+          if (!exercise) {
+            value[c][l] += exp(d[5] - integral[c][l]) * paid;
+          } else if (live[c][l] && exercises(k, paid, held, rule.data + static_cast<std::uint64_t>(k) * kRuleFields)) {
+            value[c][l] = exp(d[5] - integral[c][l]) * paid;
+            live[c][l] = false;
+          }
         }
     }
     for (int l = 0; l < lanes; ++l) {
