@@ -108,6 +108,7 @@ bool Block::has(const std::string& key) const {
 }
 
 bool Block::has_scalar(const std::string& key) const { return has(key) && node_[key].IsScalar(); }
+bool Block::has_mapping(const std::string& key) const { return has(key) && node_[key].IsMap(); }
 
 std::string Block::key_path(const std::string& key) const {
   return path_.empty() ? key : path_ + "." + key;

@@ -1,11 +1,13 @@
 // Cash dividends on the CPU backend: the quadrature reference against Black's
 // formula where it must be, put-call parity on the cash-adjusted forward, Monte
 // Carlo against the reference in float and double, the ex-dates that are not
-// fixings kept out of an average, and the refusals.
+// fixings kept out of an average, dividends from a CSV file, and the refusals.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 
 #include "config_errors.hpp"
 #include "cpu_run.hpp"
@@ -107,4 +109,36 @@ TEST_CASE("cash dividends are refused where they are not paid", "[dividends][con
   CHECK(has_line(errors_of(kJob, {"model.variance_reduction=[sobol]"}), "sobol's Brownian bridge"));
   CHECK(has_line(errors_of(kJob, {"model.instrument={type: american, option: put, strike: 100, maturity: 1}"}),
                  "market curves, dividends"));
+}
+
+TEST_CASE("dividends from a CSV file are the inline list, and bad rows are errors at FILE:LINE:COLUMN", "[dividends][config]") {
+  const auto write = [](const std::string& name, const std::string& text) {
+    const std::string path = "/tmp/mcsim_test_dividends_" + name;
+    std::ofstream(path) << text;
+    return path;
+  };
+  const std::string file = write("good.csv", "time,cash,proportional\n0.3,2,\n# a comment\n0.5,,0.01\n0.8,2,\n");
+  const std::string inline_list =
+      "model.market.dividends=[{time: 0.3, cash: 2}, {time: 0.5, proportional: 0.01}, {time: 0.8, cash: 2}]";
+  const io::Job job = io::load_job_text(kJob, "test.yaml", {"model.market.dividends={file: " + file + "}"});
+  CHECK(job.yaml.find(file + ":5") != std::string::npos);  // each item says where it came from
+  std::remove(file.c_str());
+  const auto a = run_job(job, RunOptions{io::BackendChoice::Cpu, false, "t"});
+  const auto again = run_job(io::load_job_text(job.yaml, "again.yaml"), RunOptions{io::BackendChoice::Cpu, false, "t"});
+  const auto b = run_cpu(kJob, {inline_list});
+  CHECK(price(a).value == price(b).value);
+  CHECK(price(again).value == price(b).value);
+  CHECK(reference(a) == reference(b));
+
+  const auto errors = [&](const std::string& name, const std::string& text) {
+    return errors_of(kJob, {"model.market.dividends={file: " + write(name, text) + "}"});
+  };
+  const std::string both = "/tmp/mcsim_test_dividends_both.csv", bad = "/tmp/mcsim_test_dividends_bad.csv",
+                    order = "/tmp/mcsim_test_dividends_order.csv", none = "/tmp/mcsim_test_dividends_none.csv";
+  CHECK(has_line(errors("both.csv", "time,cash,proportional\n0.3,2,0.01\n"), both + ":2:1: a dividend is paid in cash"));
+  CHECK(has_line(errors("bad.csv", "time,cash\n0.3,two\n"), bad + ":2:5: expected a number in column 'cash', got 'two'"));
+  CHECK(has_line(errors("order.csv", "time,cash\n0.8,2\n0.3,2\n"), order + ":3:1: dividend times must increase: 0.3 after 0.8"));
+  CHECK(has_line(errors("none.csv", "time,amount\n0.3,2\n"), none + ":1:1: the header needs a column cash or proportional"));
+  CHECK(has_line(errors("neg.csv", "time,proportional\n0.3,1.5\n"), "in [0, 1)"));
+  CHECK(has_line(errors_of(kJob, {"model.market.dividends={file: " + file + ", extra: 1}"}), "extra"));
 }

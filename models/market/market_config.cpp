@@ -1,5 +1,5 @@
 // Reading model.market: curves and a volatility surface inline or from CSV files,
-// dividends inline; every error names its key and line, or FILE:LINE:COLUMN of
+// dividends inline or from CSV files; every error names its key and line, or FILE:LINE:COLUMN of
 // the data file.
 #include <fmt/format.h>
 
@@ -36,16 +36,25 @@ Column config_column(io::Block& b, const std::string& key, io::Range range) {
   return c;
 }
 
-// A data file's column `name` as numbers in `range`; errors at their field.
+// A data file's field as a number in `range`; an error at the field otherwise.
+std::optional<double> csv_number(const io::Csv& csv, const io::CsvField& f, const std::string& column, io::Range range,
+                                 io::Block& b) {
+  const auto v = io::parse_number(f.text);
+  if (!v || !range.contains(*v)) {
+    b.error_where(csv.where(f), !v ? "expected a number in column '" + column + "', got '" + f.text + "'"
+                                   : "must be " + range.describe() + " (got " + f.text + ")");
+    return std::nullopt;
+  }
+  return v;
+}
+
+// A data file's column `col` as numbers in `range`; errors at their field.
 bool csv_column(const io::Csv& csv, int col, io::Range range, io::Block& b, Column& out) {
   bool ok = true;
   for (const auto& row : csv.rows) {
     const io::CsvField& f = row[static_cast<std::size_t>(col)];
-    const auto v = io::parse_number(f.text);
-    if (!v || !range.contains(*v)) {
-      b.error_where(csv.where(f), !v ? "expected a number in column '" + csv.header[static_cast<std::size_t>(col)].text +
-                                           "', got '" + f.text + "'"
-                                     : "must be " + range.describe() + " (got " + f.text + ")");
+    const auto v = csv_number(csv, f, csv.header[static_cast<std::size_t>(col)].text, range, b);
+    if (!v) {
       ok = false;
       continue;
     }
@@ -136,24 +145,80 @@ Curve parse_curve(io::Block& parent, const std::string& key, bool discount_facto
   return Curve(t.values, log_p);
 }
 
+// The amount of one dividend: `cash` or `proportional`, not both.
+Dividend one_dividend(double time, std::optional<double> cash, std::optional<double> proportional) {
+  Dividend d;
+  d.time = time;
+  if (cash) d.cash = *cash;
+  if (proportional) d.proportional = *proportional;
+  return d;
+}
+
+const io::Range kDividendTime{0, 100, true, false}, kCash{0, 1e12, true, false}, kProportional{0, 1, false, true};
+constexpr const char* kOneOf = "a dividend is paid in cash or as a proportion of the spot: give one of cash, proportional";
+
+// Dividends from a file with columns time and cash and/or proportional: one
+// dividend a row, with one of its two amounts filled in. Put in the job's text as
+// the list it stands for, each item with the FILE:LINE it came from.
+std::vector<Dividend> dividends_from_file(io::Block& market) {
+  io::Block b = market.child("dividends", false);
+  const auto csv = data_file(b);
+  b.finish();
+  if (!csv) return {};
+  const int ct = required_column(*csv, "time", b), cc = csv->column("cash"), cp = csv->column("proportional");
+  if (cc < 0 && cp < 0) b.error_where(csv->file + ":1:1", "the header needs a column cash or proportional");
+  if (ct < 0 || (cc < 0 && cp < 0)) return {};
+  if (csv->rows.empty()) b.error_where(csv->file, "holds no dividend");
+  std::vector<Dividend> out;
+  YAML::Node list(YAML::NodeType::Sequence);
+  for (const auto& row : csv->rows) {
+    const io::CsvField& t = row[static_cast<std::size_t>(ct)];
+    const io::CsvField* cash = cc >= 0 && !row[static_cast<std::size_t>(cc)].text.empty() ? &row[static_cast<std::size_t>(cc)] : nullptr;
+    const io::CsvField* prop = cp >= 0 && !row[static_cast<std::size_t>(cp)].text.empty() ? &row[static_cast<std::size_t>(cp)] : nullptr;
+    if ((cash != nullptr) == (prop != nullptr)) {
+      b.error_where(csv->where(t), kOneOf);
+      continue;
+    }
+    const auto time = csv_number(*csv, t, "time", kDividendTime, b);
+    const auto amount = cash ? csv_number(*csv, *cash, "cash", kCash, b) : csv_number(*csv, *prop, "proportional", kProportional, b);
+    if (!time || !amount) continue;
+    if (!out.empty() && !(*time > out.back().time)) {
+      b.error_where(csv->where(t), fmt::format("dividend times must increase: {:g} after {:g}", *time, out.back().time));
+      continue;
+    }
+    out.push_back(cash ? one_dividend(*time, amount, std::nullopt) : one_dividend(*time, std::nullopt, amount));
+    YAML::Node item(YAML::NodeType::Map);
+    item["time"] = fmt::format("{:.17g}", *time);
+    item[cash ? "cash" : "proportional"] = fmt::format("{:.17g}", *amount);
+    item["loaded_from"] = fmt::format("{}:{}", csv->file, t.line);
+    item.SetStyle(YAML::EmitterStyle::Flow);
+    list.push_back(item);
+  }
+  if (b.valid()) market.set("dividends", list);
+  return b.valid() ? out : std::vector<Dividend>{};
+}
+
+// model.market.dividends: a list of {time, cash | proportional}, or {file}.
 std::vector<Dividend> parse_dividends(io::Block& market) {
+  if (market.has_mapping("dividends")) return dividends_from_file(market);
   std::vector<Dividend> out;
   auto list = market.children("dividends");
   for (io::Block& d : list) {
-    Dividend x;
-    x.time = d.real("time", std::nullopt, {0, 100, true, false});
+    const double time = d.real("time", std::nullopt, kDividendTime);
     d.schema_note("cash", "-");  // one of the two, no default
     d.schema_note("proportional", "-");
+    d.text("loaded_from", std::string(""));
+    std::optional<double> cash, proportional;
     if (d.has("cash") && d.has("proportional"))
-      d.error("cash", "a dividend is paid in cash or as a proportion of the spot: give one of cash, proportional");
+      d.error("cash", kOneOf);
     else if (d.has("cash"))
-      x.cash = d.real("cash", std::nullopt, io::Range{0, 1e12, true, false});
+      cash = d.real("cash", std::nullopt, kCash);
     else
-      x.proportional = d.real("proportional", std::nullopt, {0, 1, false, true});
+      proportional = d.real("proportional", std::nullopt, kProportional);
     d.finish();
-    if (!out.empty() && !(x.time > out.back().time) && d.valid())
-      d.error("time", fmt::format("dividend times must increase: {:g} after {:g}", x.time, out.back().time));
-    out.push_back(x);
+    if (!out.empty() && !(time > out.back().time) && d.valid())
+      d.error("time", fmt::format("dividend times must increase: {:g} after {:g}", time, out.back().time));
+    out.push_back(one_dividend(time, cash, proportional));
   }
   return out;
 }
@@ -290,7 +355,11 @@ const std::vector<io::KeySchema>& market_keys() {
     for (const auto& k : curve_keys("model.market.discount", "the discount curve", true)) out.push_back(k);
     for (const auto& k : curve_keys("model.market.dividend_yield", "the continuous dividend yield curve", false)) out.push_back(k);
     out.insert(out.end(), {
-      {"model.market.dividends", "list of blocks", "-", "", "discrete dividends, each with time and cash or proportional"},
+      {"model.market.dividends", "list of blocks or block", "-", "",
+       "discrete dividends, each with time and cash or proportional; or {file: F}, a CSV file (time, cash | proportional: "
+       "one of the two in each row)"},
+      {"model.market.dividends.file", "text", "", "", "a CSV file of the dividends, relative to the config's folder"},
+      {"model.market.dividends[].loaded_from", "text", "-", "", "written by mcsim: the file and line the dividend was read from"},
       {"model.market.dividends[].time", "number", "", "in (0, 100]", "the ex-dividend time in years"},
       {"model.market.dividends[].proportional", "number", "-", "in [0, 1)", "the fraction of the spot paid"},
       {"model.market.dividends[].cash", "number", "-", "in (0, 1e+12]",

@@ -19,6 +19,9 @@ constexpr std::uint64_t kHestonDefaultSteps = 100;
 // An American option is exercisable on this many dates unless model.steps says otherwise.
 constexpr std::uint64_t kAmericanDefaultDates = 50;
 constexpr std::uint64_t kDefaultRegressionPaths = 1 << 16;
+// A path's steps and fixings: their tables are built on the host and copied to
+// the device, so a mistyped count is refused rather than allocated.
+constexpr std::uint64_t kMaxSteps = 1000000;
 // Legal but absurd inputs are refused, not priced as 0 +- 0: a volatility above
 // 500% a year, or a maturity past 100 years.
 constexpr io::Range kVolatility{0, 5, true, false};
@@ -315,8 +318,9 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
         if (s.times[i] > s.maturity) inst.error("times", "a fixing time is after the maturity");
       }
       if (s.times.empty()) inst.error("times", "needs at least one fixing time");
+      if (s.times.size() > kMaxSteps) inst.error("times", fmt::format("at most {} fixing times", kMaxSteps));
     } else {
-      s.steps = inst.count("fixings", std::nullopt, 1);
+      s.steps = inst.count("fixings", std::nullopt, 1, kMaxSteps);
     }
   }
   // A barrier: the instrument of type barrier (on the European payoff) or an
@@ -356,7 +360,7 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
     model.schema_note("steps", fmt::format("1; {} under heston, local_vol and cev, {} for an American option",
                                            kHestonDefaultSteps, kAmericanDefaultDates));
     s.steps = model.count("steps", s.heston() || s.local() ? kHestonDefaultSteps
-                                   : s.instrument == Instrument::American ? kAmericanDefaultDates : 1, 1);
+                                   : s.instrument == Instrument::American ? kAmericanDefaultDates : 1, 1, kMaxSteps);
   }
   if (s.early_exercise()) {
     if (s.steps > kMaxDates) model.error("steps", "an American option is exercisable on at most " + std::to_string(kMaxDates) + " dates");
@@ -476,7 +480,7 @@ const std::vector<io::KeySchema>& option_keys() {
        "years to expiry"},
       {"model.instrument.strike", "number", "", "> 0 or any for a spread",
        "the strike price"},
-      {"model.steps", "whole number", "1; 100 under heston, local_vol and cev, 50 for an American option", ">= 1",
+      {"model.steps", "whole number", "1; 100 under heston, local_vol and cev, 50 for an American option", ">= 1, <= 1000000",
        "time steps of a path (path-dependent payoffs, Heston, American exercise dates)"},
       {"model.regression_paths", "whole number", "65536", ">= 64, <= 67108864",
        "American and Bermudan: paths of the Longstaff-Schwartz fit, apart from the pricing paths"},
@@ -488,7 +492,7 @@ const std::vector<io::KeySchema>& option_keys() {
        "Bermudan: equally spaced exercise dates up to maturity"},
       {"model.instrument.average", "one of", "arithmetic", "arithmetic, geometric",
        "Asian: the kind of average of the fixings"},
-      {"model.instrument.fixings", "whole number", "", ">= 1",
+      {"model.instrument.fixings", "whole number", "", ">= 1, <= 1000000",
        "Asian: equally spaced fixings over [0, maturity], the last at maturity"},
       {"model.instrument.barrier", "number", "", "> 0",
        "barrier: the barrier level"},

@@ -736,7 +736,7 @@ std::string OptionModel::describe() const {
     int count = 0;
     for (const auto& d : p.market.dividends)
       if (d.cash > 0 && d.time <= p.maturity) paid += d.cash, ++count;
-    s << ", " << count << " cash dividends of " << paid << " in all by T";
+    s << ", " << count << (count == 1 ? " cash dividend of " : " cash dividends of ") << paid << " in all by T";
   }
   if (p.stepped())
     s << ", " << steps_per_path() << (p.market.has_cash() ? " steps (fixings and ex-dates)" : " steps")
