@@ -25,6 +25,15 @@ struct Batched : std::false_type {};
 template <class K>
 struct Batched<K, std::void_t<decltype(K::kBatched)>> : std::bool_constant<K::kBatched> {};
 
+// A chunk's last groups, fewer than a batch: under 1% of its paths, so compiled
+// once, plainly, rather than in every clone of the batched loop (which would
+// double what a family file costs to compile). The same paths and order either way.
+template <class Kernel>
+__attribute__((noinline)) void run_tail(const Kernel& k, const ChunkGeometry& geo, const GroupRange& r, std::uint64_t g,
+                                        reduce::Moments<Kernel::kOutputs>& acc) {
+  for (; g < r.last; ++g) run_group(k, geo.seed, g, lanes_of<Kernel::kGroup>(r, g), acc);
+}
+
 template <class Kernel>
 MCSIM_CPU_CLONES void run_chunk(const Kernel& kernel, const ChunkGeometry& geo,
                                 std::uint64_t chunk, double* out) {
@@ -61,7 +70,7 @@ MCSIM_CPU_CLONES void run_chunk(const Kernel& kernel, const ChunkGeometry& geo,
       }
     }
   }
-  for (; g < r.last; ++g) run_group(k, geo.seed, g, lanes_of<G>(r, g), acc);
+  run_tail(k, geo, r, g, acc);
   for (int i = 0; i < acc.size; ++i) out[i] = acc.v[i];
 }
 
