@@ -4,6 +4,6 @@
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cmake --preset release
+cmake --preset release "$(scripts/cuda-option.sh)"
 cmake --build --preset release
 build/release/mcsim run configs/quickstart.yaml --force
