@@ -36,7 +36,7 @@ class Block {
 
   bool has(const std::string& key) const;
   bool has_scalar(const std::string& key) const;  // given as one value, not a list or mapping
-  bool has_mapping(const std::string& key) const;
+  bool has_mapping(const std::string& key) const;  // given as key: value pairs
   std::string key_path(const std::string& key) const;
   const YAML::Mark mark(const std::string& key) const;
 

@@ -141,4 +141,7 @@ TEST_CASE("dividends from a CSV file are the inline list, and bad rows are error
   CHECK(has_line(errors("none.csv", "time,amount\n0.3,2\n"), none + ":1:1: the header needs a column cash or proportional"));
   CHECK(has_line(errors("neg.csv", "time,proportional\n0.3,1.5\n"), "in [0, 1)"));
   CHECK(has_line(errors_of(kJob, {"model.market.dividends={file: " + file + ", extra: 1}"}), "extra"));
+  std::string many = "time,proportional\n";  // more dividends than paths may step to
+  for (int i = 1; i <= 10001; ++i) many += std::to_string(i * 0.009) + ",0.0001\n";
+  CHECK(has_line(errors("many.csv", many), "at most 10000 dividends"));
 }

@@ -145,17 +145,23 @@ Curve parse_curve(io::Block& parent, const std::string& key, bool discount_facto
   return Curve(t.values, log_p);
 }
 
-// The amount of one dividend: `cash` or `proportional`, not both.
-Dividend one_dividend(double time, std::optional<double> cash, std::optional<double> proportional) {
-  Dividend d;
-  d.time = time;
-  if (cash) d.cash = *cash;
-  if (proportional) d.proportional = *proportional;
-  return d;
-}
-
 const io::Range kDividendTime{0, 100, true, false}, kCash{0, 1e12, true, false}, kProportional{0, 1, false, true};
 constexpr const char* kOneOf = "a dividend is paid in cash or as a proportion of the spot: give one of cash, proportional";
+// Each dividend is a step of the paths that pay it: a bound far past any real
+// schedule (daily for 40 years), so a hostile file cannot size the step tables.
+constexpr std::size_t kMaxDividends = 10000;
+
+// Dividends in time order, at most kMaxDividends; `where` has each one's time's place.
+bool dividends_in_order(const std::vector<Dividend>& d, const std::vector<std::string>& where, io::Block& b) {
+  if (d.size() > kMaxDividends) {
+    b.error_where(where[kMaxDividends], fmt::format("at most {} dividends", kMaxDividends));
+    return false;
+  }
+  Column t;
+  for (const Dividend& x : d) t.values.push_back(x.time);
+  t.where = where;
+  return increasing(t, b, "dividend times");
+}
 
 // Dividends from a file with columns time and cash and/or proportional: one
 // dividend a row, with one of its two amounts filled in. Put in the job's text as
@@ -170,6 +176,7 @@ std::vector<Dividend> dividends_from_file(io::Block& market) {
   if (ct < 0 || (cc < 0 && cp < 0)) return {};
   if (csv->rows.empty()) b.error_where(csv->file, "holds no dividend");
   std::vector<Dividend> out;
+  std::vector<std::string> where;
   YAML::Node list(YAML::NodeType::Sequence);
   for (const auto& row : csv->rows) {
     const io::CsvField& t = row[static_cast<std::size_t>(ct)];
@@ -182,11 +189,8 @@ std::vector<Dividend> dividends_from_file(io::Block& market) {
     const auto time = csv_number(*csv, t, "time", kDividendTime, b);
     const auto amount = cash ? csv_number(*csv, *cash, "cash", kCash, b) : csv_number(*csv, *prop, "proportional", kProportional, b);
     if (!time || !amount) continue;
-    if (!out.empty() && !(*time > out.back().time)) {
-      b.error_where(csv->where(t), fmt::format("dividend times must increase: {:g} after {:g}", *time, out.back().time));
-      continue;
-    }
-    out.push_back(cash ? one_dividend(*time, amount, std::nullopt) : one_dividend(*time, std::nullopt, amount));
+    out.push_back({*time, cash ? 0 : *amount, cash ? *amount : 0});
+    where.push_back(csv->where(t));
     YAML::Node item(YAML::NodeType::Map);
     item["time"] = fmt::format("{:.17g}", *time);
     item[cash ? "cash" : "proportional"] = fmt::format("{:.17g}", *amount);
@@ -194,32 +198,36 @@ std::vector<Dividend> dividends_from_file(io::Block& market) {
     item.SetStyle(YAML::EmitterStyle::Flow);
     list.push_back(item);
   }
-  if (b.valid()) market.set("dividends", list);
-  return b.valid() ? out : std::vector<Dividend>{};
+  if (!b.valid() || !dividends_in_order(out, where, b)) return {};
+  market.set("dividends", list);
+  return out;
 }
 
 // model.market.dividends: a list of {time, cash | proportional}, or {file}.
 std::vector<Dividend> parse_dividends(io::Block& market) {
   if (market.has_mapping("dividends")) return dividends_from_file(market);
   std::vector<Dividend> out;
+  std::vector<std::string> where;
+  bool read = true;
   auto list = market.children("dividends");
   for (io::Block& d : list) {
-    const double time = d.real("time", std::nullopt, kDividendTime);
+    Dividend x;
+    x.time = d.real("time", std::nullopt, kDividendTime);
     d.schema_note("cash", "-");  // one of the two, no default
     d.schema_note("proportional", "-");
     d.text("loaded_from", std::string(""));
-    std::optional<double> cash, proportional;
     if (d.has("cash") && d.has("proportional"))
       d.error("cash", kOneOf);
     else if (d.has("cash"))
-      cash = d.real("cash", std::nullopt, kCash);
+      x.cash = d.real("cash", std::nullopt, kCash);
     else
-      proportional = d.real("proportional", std::nullopt, kProportional);
+      x.proportional = d.real("proportional", std::nullopt, kProportional);
     d.finish();
-    if (!out.empty() && !(time > out.back().time) && d.valid())
-      d.error("time", fmt::format("dividend times must increase: {:g} after {:g}", time, out.back().time));
-    out.push_back(one_dividend(time, cash, proportional));
+    read = read && d.valid();
+    out.push_back(x);
+    where.push_back(d.where_of("time"));
   }
+  if (read) dividends_in_order(out, where, market);
   return out;
 }
 
