@@ -10,6 +10,7 @@
 #include "models/option/analytic.hpp"
 #include "models/option/hybrid.hpp"
 #include "models/option/lsm.hpp"
+#include "models/option/spec_inputs.hpp"
 #include "reduce/moments.hpp"
 
 namespace mcsim::option {
@@ -17,58 +18,6 @@ namespace mcsim::option {
 namespace {
 
 std::string number(double x) { return fmt::format("{:g}", x); }
-
-
-// Longstaff-Schwartz's rule, fitted on a cubic, falls short of the optimal exercise
-// by a small part of the price; the reference carries this relative tolerance.
-constexpr double kLsmTolerance = 0.005;
-// Steps of the reference tree: about this many, a whole even number per exercise date.
-constexpr int kTreeSteps = 8000;
-
-// BGK's discrete-barrier correction is accurate to a small part of the shift it
-// makes; its reference carries a tolerance of this fraction of that shift.
-constexpr double kBgkTolerance = 0.1;
-
-BsmInput bsm_input(const OptionSpec& s) {
-  return {s.spot, s.strike, s.rate, s.dividend, s.volatility, s.maturity, s.call};
-}
-
-BarrierKind barrier_kind(KnockKind k) {
-  switch (k) {
-    case KnockKind::DownOut: return BarrierKind::DownOut;
-    case KnockKind::UpOut: return BarrierKind::UpOut;
-    case KnockKind::DownIn: return BarrierKind::DownIn;
-    default: return BarrierKind::UpIn;
-  }
-}
-
-std::vector<double> fixing_times(const OptionSpec& s) {
-  if (!s.times.empty()) return s.times;
-  std::vector<double> t;
-  for (std::uint64_t i = 1; i <= s.steps; ++i) t.push_back(s.maturity * static_cast<double>(i) / s.steps);
-  return t;
-}
-
-// A path's step under cash dividends: its end, the cash paid there, whether it is a fixing.
-struct CashStep {
-  double time, cash;
-  bool fixing;
-};
-
-// The fixings and the ex-dates of cash dividends paid by maturity, in time order;
-// a dividend on a fixing date is paid at that step, before the fixing is taken.
-std::vector<CashStep> cash_steps(const OptionSpec& s) {
-  std::vector<CashStep> out;
-  for (double t : fixing_times(s)) out.push_back({t, 0, true});
-  for (const market::Dividend& d : s.market.dividends) {
-    if (!(d.cash > 0) || d.time > s.maturity) continue;
-    const auto at = std::lower_bound(out.begin(), out.end(), d.time,
-                                     [](const CashStep& a, double t) { return a.time < t; });
-    if (at != out.end() && at->time == d.time) at->cash += d.cash;
-    else out.insert(at, {d.time, d.cash, false});
-  }
-  return out;
-}
 
 // The jumps of a step of dt years; the Poisson inversion stops where the
 // probability of more jumps is below 1e-15.
@@ -268,75 +217,10 @@ AmericanPath<Real> make_american_path(const OptionSpec& s, std::uint64_t seed) {
   return k;
 }
 
-BasketInput basket_input(const OptionSpec& s) {
-  BasketInput in{{}, {}, {}, s.correlation, s.weights, s.rate, s.maturity};
-  for (const Asset& a : s.assets) {
-    in.spots.push_back(a.spot);
-    in.vols.push_back(a.volatility);
-    in.dividends.push_back(a.dividend);
-  }
-  return in;
-}
-
-TwoAssetInput two_asset_input(const OptionSpec& s) {
-  const Asset &a = s.assets[0], &b = s.assets[1];
-  return {a.spot, b.spot, a.dividend, b.dividend, a.volatility, b.volatility, s.correlation[0][1], s.rate, s.maturity};
-}
-
-// A two-asset basket's exact price.
-double two_asset_value(const OptionSpec& s, const TwoAssetInput& two) {
-  const bool spread = s.basket == BasketKind::Spread || s.basket == BasketKind::Exchange;
-  const TwoAssetPayoff p = s.basket == BasketKind::Max   ? TwoAssetPayoff::Max
-                           : s.basket == BasketKind::Min ? TwoAssetPayoff::Min
-                                                         : TwoAssetPayoff::Sum;
-  return two_asset_price(two, p, s.weights[0], spread ? -s.weights[1] : s.weights[1], s.strike, s.call);
-}
-
-// Its Greeks by central differences of the exact price, extrapolated (Richardson)
-// from steps h and h/2; the gap to the finer difference is their stated error.
-std::vector<Reference> two_asset_greeks(const OptionSpec& s) {
-  std::vector<Reference> out;
-  const TwoAssetInput base = two_asset_input(s);
-  const double mid = two_asset_value(s, base);
-  const auto diff = [&](auto move, double h, bool second) {
-    const auto at = [&](double step) {
-      TwoAssetInput up = base, down = base;
-      move(up, step);
-      move(down, -step);
-      const double u = two_asset_value(s, up), d = two_asset_value(s, down);
-      return second ? (u - 2 * mid + d) / (step * step) : (u - d) / (2 * step);
-    };
-    const double coarse = at(h), fine = at(h / 2), value = (4 * fine - coarse) / 3;
-    return std::pair<double, double>{value, std::fabs(value - fine)};
-  };
-  for (const auto& g : s.greeks)
-    for (int a = 0; a < 2; ++a) {
-      const std::string name = g + "_" + s.assets[a].name;
-      const auto spot = [a](TwoAssetInput& in, double h) { (a ? in.spot2 : in.spot1) += h; };
-      const auto vol = [a](TwoAssetInput& in, double h) { (a ? in.vol2 : in.vol1) += h; };
-      const double h = 0.01 * s.assets[a].spot;
-      std::pair<double, double> d{0, -1};
-      if (g == "delta") d = diff(spot, h, false);
-      if (g == "gamma") d = diff(spot, h, true);
-      if (g == "vega") d = diff(vol, 0.01, false);
-      if (d.second >= 0) out.push_back({name, d.first, d.second});
-    }
-  return out;
-}
-
 }  // namespace
 
 OptionModel::OptionModel(OptionSpec spec) : spec_(std::move(spec)), tables_(make_step_tables(spec_)) {}
 
-namespace {
-// The control's mean: the exact geometric Asian or geometric basket, or the
-// Black-Scholes-Merton price.
-double control_mean(const OptionSpec& s) {
-  if (s.multi_asset()) return geometric_basket_price(basket_input(s), s.strike, s.call);
-  const BsmInput in = bsm_input(s);
-  return s.instrument == Instrument::Asian ? geometric_asian_price(in, fixing_times(s)) : bsm_price(in);
-}
-}  // namespace
 
 // The Greeks a European or digital path scores itself (theta, and every Greek of
 // other instruments, comes by bump and revalue).
@@ -418,83 +302,6 @@ Summary OptionModel::summarise(const std::vector<double>& total) const {
   return out;
 }
 
-namespace {
-// A European's or digital's price at `spot` on a GBM paying cash dividends, by
-// quadrature over the spot at each ex-date (none past kCashDividendsMost of them).
-std::optional<double> cash_dividend_value(const OptionSpec& s, double spot) {
-  const bool vanilla = s.instrument == Instrument::European || s.instrument == Instrument::Digital;
-  std::vector<CashLeg> legs;
-  double t0 = 0;
-  const auto leg_to = [&](double t, double cash) {
-    legs.push_back({s.market.log_growth(t) - s.market.log_growth(t0), s.vol_term.variance(t0, t),
-                    s.market.discount.discount(t) / s.market.discount.discount(t0), cash});
-    t0 = t;
-  };
-  double at_maturity = 0;
-  for (const CashStep& c : cash_steps(s))  // a European's fixings are no dates of its own
-    if (c.cash > 0 && c.time < s.maturity) leg_to(c.time, c.cash);
-    else if (c.cash > 0) at_maturity = c.cash;
-  leg_to(s.maturity, at_maturity);
-  if (!vanilla || !s.gbm() || legs.size() > kCashDividendsMost + 1) return std::nullopt;
-  return cash_dividend_price(spot, s.strike, s.call, legs, s.instrument == Instrument::Digital, s.cash);
-}
-
-// Delta and gamma of that price by central differences, extrapolated (Richardson)
-// from steps h and h/2; the gap to the finer difference is their stated error.
-std::vector<Reference> cash_dividend_greeks(const OptionSpec& s) {
-  std::vector<Reference> out;
-  const auto mid = cash_dividend_value(s, s.spot);
-  if (!mid) return out;
-  for (const auto& g : s.greeks) {
-    if (g != "delta" && g != "gamma") continue;
-    const auto at = [&](double h) {
-      const double up = *cash_dividend_value(s, s.spot + h), down = *cash_dividend_value(s, s.spot - h);
-      return g == "gamma" ? (up - 2 * *mid + down) / (h * h) : (up - down) / (2 * h);
-    };
-    const double h = 0.01 * s.spot, coarse = at(h), fine = at(h / 2), value = (4 * fine - coarse) / 3;
-    out.push_back({g, value, std::fabs(value - fine)});
-  }
-  return out;
-}
-}  // namespace
-
-std::vector<Reference> OptionModel::references() const {
-  std::vector<Reference> refs = price_references();
-  if (spec_.control_variate) refs.push_back({"control", control_mean(spec_)});
-  if (spec_.market.has_cash()) {  // delta and gamma by differences of the quadrature; no others
-    const auto greeks = cash_dividend_greeks(spec_);
-    refs.insert(refs.end(), greeks.begin(), greeks.end());
-    return refs;
-  }
-  if (spec_.instrument == Instrument::Digital && spec_.gbm()) {
-    const DigitalGreeks d = digital_greeks(bsm_input(spec_), spec_.cash);
-    for (const auto& g : spec_.greeks) {
-      if (spec_.term_structure() && g != "delta" && g != "gamma") continue;
-      if (g == "delta") refs.push_back({g, d.delta});
-      if (g == "gamma") refs.push_back({g, d.gamma});
-      if (g == "vega") refs.push_back({g, d.vega});
-      if (g == "rho") refs.push_back({g, d.rho});
-    }
-  }
-  if (spec_.multi_asset() && spec_.assets.size() == 2) {
-    const auto greeks = two_asset_greeks(spec_);
-    refs.insert(refs.end(), greeks.begin(), greeks.end());
-  }
-  if (spec_.instrument == Instrument::European && spec_.gbm()) {
-    // Term structures: delta and gamma are those of the equivalent flat inputs.
-    const BsmInput in = bsm_input(spec_);
-    for (const auto& g : spec_.greeks) {
-      if (spec_.term_structure() && g != "delta" && g != "gamma") continue;
-      if (g == "delta") refs.push_back({g, bsm_delta(in)});
-      if (g == "gamma") refs.push_back({g, bsm_gamma(in)});
-      if (g == "vega") refs.push_back({g, bsm_vega(in)});
-      if (g == "rho") refs.push_back({g, bsm_rho(in)});
-      if (g == "theta") refs.push_back({g, bsm_theta(in)});
-    }
-  }
-  return refs;
-}
-
 std::vector<GreekBump> OptionModel::greek_bumps() const {
   using S = GreekBump::Scheme;
   const OptionSpec& p = spec_;
@@ -521,95 +328,6 @@ std::vector<GreekBump> OptionModel::greek_bumps() const {
     if (g == "theta") out.push_back({g, "model.instrument.maturity", p.maturity, std::min(1.0 / 365, p.maturity / 10), S::Decay});
   }
   return out;
-}
-
-std::vector<Reference> OptionModel::price_references() const {
-  const OptionSpec& s = spec_;
-  if (s.hybrid()) {
-    // Black-Scholes-Hull-White's European on a flat dividend and volatility; no
-    // closed form for autocallables or under Heston.
-    if (s.instrument != Instrument::European || s.heston() || !s.vol_term.is_flat() || !s.market.dividends.empty() ||
-        !s.market.dividend_yield.is_flat())
-      return {};
-    return {{"price", rates::bs_hull_white_price(hull_white_of(s), s.spot, s.dividend,
-                                                 s.volatility, s.hw_correlation, s.strike, s.maturity, s.call)}};
-  }
-  if (s.heston()) {
-    if (s.instrument != Instrument::European) return {};
-    const HestonInput h{s.spot, s.strike, s.rate, s.dividend, s.maturity, s.v0, s.kappa, s.theta, s.xi, s.rho, s.call};
-    return {{"price", s.jumping ? bates_price(h, s.jumps) : heston_price(h)}};
-  }
-  if (s.jumping) {
-    // Merton's series on the flat inputs to maturity (exact: the jumps are
-    // time-homogeneous and the diffusion's variance is the total's).
-    if (s.instrument != Instrument::European) return {};
-    return {{"price", merton_price(bsm_input(s), s.jumps)}};
-  }
-  if (s.multi_asset()) {
-    if (s.assets.size() != 2) return {};
-    return {{"price", two_asset_value(s, two_asset_input(s))}};
-  }
-  const BsmInput in = bsm_input(s);
-  const bool vanilla = s.instrument == Instrument::European || s.instrument == Instrument::Digital;
-  if (s.market.has_cash()) {
-    const auto price = cash_dividend_value(s, s.spot);
-    if (!price) return {};
-    return {{"price", *price}};
-  }
-  if (s.process == Process::LocalVol) {
-    // Dupire's volatility from a flat surface is that volatility: Black-Scholes.
-    const auto& q = s.market.surface->vols;
-    double lo = q[0][0], hi = q[0][0];
-    for (const auto& row : q)
-      for (double v : row) lo = std::min(lo, v), hi = std::max(hi, v);
-    if (!vanilla || lo != hi) return {};
-    BsmInput flat = in;
-    flat.volatility = lo;
-    return {{"price", s.instrument == Instrument::Digital ? digital_price(flat, s.cash) : bsm_price(flat)}};
-  }
-  if (s.process == Process::Cev) {
-    if (!vanilla || s.instrument == Instrument::Digital || !s.market.flat()) return {};
-    return {{"price", cev_price({s.spot, s.strike, s.rate, s.dividend, s.maturity, s.cev_sigma, s.cev_beta, s.call})}};
-  }
-  if (s.term_structure() && !vanilla) return {};  // the closed forms below take flat inputs
-  if (s.instrument == Instrument::ForwardStart) {
-    BsmInput unit = in;
-    unit.strike = s.moneyness;
-    return {{"price", forward_start_price(unit, s.start)}};
-  }
-  if (s.instrument == Instrument::Cliquet) {
-    if (std::isfinite(s.global_floor) || std::isfinite(s.global_cap)) return {};  // no closed form
-    return {{"price", cliquet_price(in, fixing_times(s), s.local_floor, s.local_cap)}};
-  }
-  if (s.early_exercise()) {
-    // The tree on the same exercise dates; an American is priced on `steps` dates, so
-    // its reference, exercisable at any time, also carries the gap between the two.
-    const int dates = static_cast<int>(s.steps), tree = dates * std::max(2, kTreeSteps / dates / 2 * 2);
-    const double bermudan = binomial_price(in, tree, true, dates);
-    const double coarser = binomial_price(in, tree / 2, true, dates);  // the tree's own error, about
-    const double value = s.instrument == Instrument::American ? binomial_price(in, tree, true) : bermudan;
-    return {{"price", value, kLsmTolerance * value + std::fabs(value - bermudan) + std::fabs(bermudan - coarser)}};
-  }
-  if (s.instrument == Instrument::Digital) return {{"price", digital_price(in, s.cash)}};
-  if (s.instrument == Instrument::European) return {{"price", bsm_price(in)}};
-  if (s.instrument == Instrument::Asian && s.knock == KnockKind::None && s.average == Average::Geometric)
-    return {{"price", geometric_asian_price(in, fixing_times(s))}};
-  if (s.instrument == Instrument::Barrier) {
-    const BarrierKind kind = barrier_kind(s.knock);
-    if (s.continuous) return {{"price", barrier_price(in, kind, s.barrier, s.rebate, RebateTime::AtExpiry)}};
-    if (s.times.empty()) {
-      // Broadie-Glasserman-Kou: an approximation, its error stated as the reference's tolerance.
-      const double dt = s.maturity / static_cast<double>(s.steps);
-      const double v = barrier_price_discrete(in, kind, s.barrier, s.rebate, dt);
-      const double cont = barrier_price(in, kind, s.barrier, s.rebate, RebateTime::AtExpiry);
-      return {{"price", v, kBgkTolerance * std::fabs(v - cont)}};
-    }
-  }
-  if (s.instrument == Instrument::Lookback && s.continuous && std::fabs(s.rate - s.dividend) > 1e-12) {
-    BsmInput l = in;
-    return {{"price", s.strike_type == StrikeType::Floating ? lookback_floating_price(l, s.spot) : lookback_fixed_price(l, s.spot)}};
-  }
-  return {};
 }
 
 PathKernel OptionModel::kernel(const KernelSetup& setup) const {
