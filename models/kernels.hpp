@@ -24,6 +24,10 @@ using European = KernelList<option::EuropeanPath<float>, option::EuropeanPath<do
                             option::EuropeanPath<float, true, true>, option::EuropeanPath<double, true, true>>;
 using GbmSteps = KernelList<StepPath<float, 1>, StepPath<double, 1>,   // plain
                             StepPath<float, 2>, StepPath<double, 2>>;  // antithetic
+using GreekSteps = KernelList<StepPath<float, 1, false, false, Dynamics::Gbm, true>,  // with path Greeks
+                              StepPath<double, 1, false, false, Dynamics::Gbm, true>,
+                              StepPath<float, 2, false, false, Dynamics::Gbm, true>,
+                              StepPath<double, 2, false, false, Dynamics::Gbm, true>>;
 using ControlSteps = KernelList<StepPath<float, 1, true>, StepPath<double, 1, true>,  // control variate
                                 StepPath<float, 2, true>, StepPath<double, 2, true>>;
 using SobolSteps = KernelList<StepPath<float, 1, false, true>, StepPath<double, 1, false, true>,  // Sobol
@@ -58,7 +62,7 @@ using Hybrid = KernelList<HybridPath<float, 1, false>, HybridPath<double, 1, fal
 using HestonHybrid = KernelList<HybridPath<float, 1, true>, HybridPath<double, 1, true>,  // Heston-Hull-White
                                 HybridPath<float, 2, true>, HybridPath<double, 2, true>>;
 
-using Families = std::tuple<European, GbmSteps, ControlSteps, SobolSteps, HestonSteps, LocalVolSteps, CevSteps, MertonSteps,
+using Families = std::tuple<European, GbmSteps, GreekSteps, ControlSteps, SobolSteps, HestonSteps, LocalVolSteps, CevSteps, MertonSteps,
                             BatesSteps, CashSteps, Basket, American, ShortRate, Hybrid, HestonHybrid>;
 }  // namespace kernels
 

@@ -246,9 +246,25 @@ TEST_CASE("path-dependent, Heston, Sobol, basket, Bermudan, jump, forward-start,
       gbm + "  instrument: { type: bermudan, exercise_dates: 20, option: put, strike: 105, maturity: 1 }\n"
       "  regression_paths: 4096\n  variance_reduction: [antithetic]\n",
       gbm + "  instrument: { type: european, option: put, strike: 95, maturity: 1 }\n"
-      "  greeks: [delta, gamma, vega, rho]\n  variance_reduction: [antithetic]\n",
+      "  greeks: [delta, gamma, vega, rho, dividend_rho]\n  variance_reduction: [antithetic]\n",
       gbm + "  instrument: { type: digital, option: call, strike: 105, maturity: 1, cash: 10 }\n"
-      "  greeks: [delta, gamma, vega, rho]\n",
+      "  greeks: [delta, gamma, vega, rho, dividend_rho]\n",
+      // Stepped paths scoring their Greeks: pathwise (averages, a bridged lookback, a
+      // continuous barrier, a forward start, a cliquet), by likelihood ratio (a
+      // discretely knocked average).
+      gbm + "  instrument: { type: asian, average: arithmetic, fixings: 24, option: call, strike: 100, maturity: 1,"
+      " barrier: 85, kind: down-and-out }\n  greeks: [delta, gamma, vega, rho, dividend_rho]\n"
+      "  variance_reduction: [antithetic]\n",
+      gbm + "  instrument: { type: asian, average: geometric, times: [0.1, 0.4, 0.5, 1.0], option: put, strike: 100, maturity: 1 }\n"
+      "  greeks: [delta, gamma, vega, rho, dividend_rho]\n",
+      gbm + "  instrument: { type: barrier, option: call, strike: 100, maturity: 1, barrier: 85, kind: down-and-out,"
+      " monitoring: continuous, rebate: 2 }\n  steps: 20\n  greeks: [delta, vega, rho, dividend_rho]\n",
+      gbm + "  instrument: { type: lookback, strike_type: fixed, option: call, strike: 105, maturity: 1, monitoring: continuous }\n"
+      "  steps: 30\n  greeks: [delta, vega, rho, dividend_rho]\n  variance_reduction: [antithetic]\n",
+      gbm + "  instrument: { type: forward_start, option: call, moneyness: 1.05, start: 0.4, maturity: 1.2 }\n"
+      "  greeks: [delta, gamma, vega, rho, dividend_rho]\n",
+      gbm + "  instrument: { type: cliquet, resets: 8, maturity: 2, local_floor: -0.02, local_cap: 0.04, global_floor: 0,"
+      " global_cap: 0.15 }\n  greeks: [vega, rho, dividend_rho]\n",
       // Market curves, a dividend and a volatility term structure: the one-step
       // European, and stepped paths reading their per-step table.
       curves + "  process: { type: gbm, spot: 100, volatility: { times: [0.5, 1], values: [0.3, 0.2] } }\n"

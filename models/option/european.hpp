@@ -1,6 +1,6 @@
 // European and cash-or-nothing digital payoffs under GBM with the exact log step:
 // S_T = S_0 exp((r - q - sigma^2/2) T + sigma sqrt(T) Z). Written once for both backends.
-// With Greeks, each path also scores delta, gamma, vega and rho: pathwise for the
+// With Greeks, each path also scores delta, gamma, vega, rho and dividend rho: pathwise for the
 // European (its payoff is continuous in the parameters; gamma differentiates the
 // pathwise delta by likelihood ratio), by likelihood ratio for the digital, whose
 // payoff jumps (a pathwise derivative would be zero almost everywhere).
@@ -15,8 +15,8 @@ namespace mcsim::option {
 template <class Real, bool Greeks = false, bool Antithetic = false>
 struct EuropeanPath {
   using real_type = Real;
-  // price [, delta, gamma, vega, rho] [, the first path of an antithetic pair alone]
-  static constexpr int kScored = Greeks ? 5 : 1;
+  // price [, delta, gamma, vega, rho, dividend rho] [, the first path of an antithetic pair alone]
+  static constexpr int kScored = Greeks ? 6 : 1;
   static constexpr int kOutputs = kScored + (Antithetic ? 1 : 0);
   // Paths per stream: one Philox block yields this many normals, one per path.
   static constexpr int kGroup = rng::NormalBlock<Real>::size;
@@ -46,15 +46,15 @@ struct EuropeanPath {
       const Real price = s.v[0];
       // Pathwise: d/dtheta of e^{-rT} (w (S_T - K))+ is e^{-rT} w dS_T/dtheta in the money.
       const Real moves = discount * (in_money ? sign * spot_t : Real(0));
-      const Real pw[4] = {moves / spot, moves / (spot * spot) * (z / vol_sqrt_t - Real(1)),
-                          moves * (root_t * z - volatility * maturity), maturity * (moves - price)};
+      const Real pw[5] = {moves / spot, moves / (spot * spot) * (z / vol_sqrt_t - Real(1)),
+                          moves * (root_t * z - volatility * maturity), maturity * (moves - price), -maturity * moves};
       // Likelihood ratio: the payoff times the score of ln S_T's normal density.
-      const Real lr[4] = {price * z / (spot * vol_sqrt_t),
+      const Real lr[5] = {price * z / (spot * vol_sqrt_t),
                           price * ((z * z - Real(1)) / (vol_sqrt_t * vol_sqrt_t) - z / vol_sqrt_t) / (spot * spot),
                           price * ((z * z - Real(1)) / volatility - z * root_t),
-                          price * (z * root_t / volatility - maturity)};
+                          price * (z * root_t / volatility - maturity), -price * z * root_t / volatility};
       MCSIM_UNROLL
-      for (int k = 0; k < 4; ++k) s.v[1 + k] = choose(digital, lr[k], pw[k]);
+      for (int k = 0; k < 5; ++k) s.v[1 + k] = choose(digital, lr[k], pw[k]);
     }
     return s;
   }

@@ -419,7 +419,8 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   }
   check_hybrid(model, inst, s);
   check_cash_dividends(model, s);
-  s.greeks = model.choices("greeks", {"delta", "gamma", "vega", "rho", "theta"});
+  s.greeks = model.choices("greeks", {"delta", "gamma", "vega", "rho", "dividend_rho", "theta"});
+  s.bump_greeks = model.choice("greek_method", {"path", "bump"}, std::string("path")) == "bump";
   for (const auto& g : s.greeks) {
     if (g == "vega" && (!s.gbm() || !s.vol_term.is_flat()))
       model.error("greeks", "vega bumps one flat GBM volatility (under " + name_of(s.process) +
@@ -427,6 +428,9 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
                                 ", bump its inputs with --set and compare)");
     if (g == "rho" && s.market.has_discount)
       model.error("greeks", "rho bumps the flat model.process.rate (with a discount curve, bump its rates with --set)");
+    if (g == "dividend_rho" && s.market.has_dividend_yield)
+      model.error("greeks", "dividend_rho moves the flat model.process.dividend (with a dividend yield curve, bump its "
+                            "rates with --set)");
   }
   finish_market(model, s);
 
@@ -486,8 +490,11 @@ const std::vector<io::KeySchema>& option_keys() {
        "American and Bermudan: paths of the Longstaff-Schwartz fit, apart from the pricing paths"},
       {"model.variance_reduction", "list, each one of", "-", "antithetic, control_variate, sobol",
        "antithetic pairs, the control variate of the payoff family, scrambled Sobol points"},
-      {"model.greeks", "list, each one of", "-", "delta, gamma, vega, rho, theta",
+      {"model.greeks", "list, each one of", "-", "delta, gamma, vega, rho, dividend_rho, theta",
        "sensitivities estimated on the same paths (pathwise or bump and revalue)"},
+      {"model.greek_method", "one of", "path", "path, bump",
+       "path: Greeks scored on each path (pathwise or likelihood ratio) where the path can, else bump and revalue; "
+       "bump: bump and revalue on the same random numbers for all"},
       {"model.instrument.exercise_dates", "whole number", "", ">= 1, <= 256",
        "Bermudan: equally spaced exercise dates up to maturity"},
       {"model.instrument.average", "one of", "arithmetic", "arithmetic, geometric",

@@ -31,10 +31,10 @@ JumpStep<Real> make_jump_step(const Jumps& j, double dt) {
           static_cast<Real>(j.mean), static_cast<Real>(j.vol), most};
 }
 
-template <class Real, int Copies, bool Control, bool Sobol = false, Dynamics D = Dynamics::Gbm>
-StepPath<Real, Copies, Control, Sobol, D> make_step_path(const OptionSpec& s, const KernelSetup& setup,
-                                                         const StepTables& tables) {
-  StepPath<Real, Copies, Control, Sobol, D> k{};
+template <class Real, int Copies, bool Control, bool Sobol = false, Dynamics D = Dynamics::Gbm, bool Greeks = false>
+StepPath<Real, Copies, Control, Sobol, D, Greeks> make_step_path(const OptionSpec& s, const KernelSetup& setup,
+                                                                 const StepTables& tables) {
+  StepPath<Real, Copies, Control, Sobol, D, Greeks> k{};
   const double mu = s.rate - s.dividend - 0.5 * s.volatility * s.volatility;
   k.payoff = s.instrument == Instrument::Lookback
                  ? (s.strike_type == StrikeType::Floating ? StepPayoff::LookbackFloating : StepPayoff::LookbackFixed)
@@ -81,6 +81,9 @@ StepPath<Real, Copies, Control, Sobol, D> make_step_path(const OptionSpec& s, co
     while (!grid[static_cast<std::size_t>(k.start_step)].fixing) ++k.start_step;
   }
   k.moneyness = static_cast<Real>(s.moneyness);
+  k.inv_spot = static_cast<Real>(1 / s.spot);
+  k.inv_vol = static_cast<Real>(s.vol_term.is_flat() && s.volatility > 0 ? 1 / s.volatility : 0.0);
+  k.maturity = static_cast<Real>(s.maturity);
   // No bound is a bound no return reaches (a float's infinity would do, but not under fast maths).
   const auto bound = [](double v) { return static_cast<Real>(std::isinf(v) ? (v > 0 ? 1e30 : -1e30) : v); };
   k.local_floor = bound(s.local_floor), k.local_cap = bound(s.local_cap);
@@ -222,17 +225,28 @@ AmericanPath<Real> make_american_path(const OptionSpec& s, std::uint64_t seed) {
 OptionModel::OptionModel(OptionSpec spec) : spec_(std::move(spec)), tables_(make_step_tables(spec_)) {}
 
 
-// The Greeks a European or digital path scores itself (theta, and every Greek of
-// other instruments, comes by bump and revalue).
+// The Greeks a path scores itself, in the pass that prices it: a European's or
+// digital's on flat inputs (EuropeanPath), a stepped GBM payoff's without a control
+// or Sobol points (StepPath with Greeks). Theta, the gamma of payoffs whose path
+// starts at the spot (lookbacks, continuous barriers), and every Greek of other
+// paths or under `greek_method: bump` come by bump and revalue.
 std::vector<std::string> OptionModel::path_greeks() const {
+  const OptionSpec& s = spec_;
   std::vector<std::string> out;
-  if (!spec_.gbm() || spec_.term_structure() || spec_.multi_asset() || spec_.sobol ||
-      (spec_.instrument != Instrument::European && spec_.instrument != Instrument::Digital))
+  if (s.bump_greeks || !s.gbm() || s.multi_asset() || s.sobol || s.hybrid() || s.early_exercise() || s.market.has_cash())
     return out;
-  for (const auto& g : spec_.greeks)
-    if (g != "theta") out.push_back(g);
+  const bool knocked = s.knock != KnockKind::None;
+  if (s.stepped() ? s.control_variate || (s.instrument == Instrument::Digital && knocked && s.continuous)
+                  : s.term_structure())
+    return out;
+  const bool no_gamma = s.stepped() && (s.instrument == Instrument::Lookback || (knocked && s.continuous));
+  for (const auto& g : s.greeks)
+    if (g != "theta" && !(no_gamma && g == "gamma")) out.push_back(g);
   return out;
 }
+
+// What a Greek-scoring path tallies after the price, in its order.
+const std::vector<std::string> kPathGreeks{"delta", "gamma", "vega", "rho", "dividend_rho"};
 
 // The kernel's outputs, in its order: the price, then a control and its product
 // with the price, or the path Greeks; last, the first path of each antithetic pair
@@ -241,7 +255,7 @@ std::vector<std::string> OptionModel::path_outputs() const {
   const OptionSpec& s = spec_;
   std::vector<std::string> out{"price"};
   if (s.control_variate) out.insert(out.end(), {"control", "price_x_control"});
-  if (!path_greeks().empty()) out.insert(out.end(), {"delta", "gamma", "vega", "rho"});
+  if (!path_greeks().empty()) out.insert(out.end(), kPathGreeks.begin(), kPathGreeks.end());
   const bool pairs_at_run_time = s.multi_asset() || s.early_exercise();
   if (pairs_at_run_time || s.antithetic) out.push_back("price_single");
   return out;
@@ -293,7 +307,7 @@ Summary OptionModel::summarise(const std::vector<double>& total) const {
   } else {
     out.estimates.push_back(all[0]);
   }
-  const auto wanted = path_greeks();  // the path scores all four; report those asked for
+  const auto wanted = path_greeks();  // the path scores all five; report those asked for
   for (const auto& e : all)
     if (std::find(wanted.begin(), wanted.end(), e.name) != wanted.end()) out.estimates.push_back(e);
   if (spec_.antithetic)
@@ -325,6 +339,9 @@ std::vector<GreekBump> OptionModel::greek_bumps() const {
       if (g == "vega") out.push_back({name, at + "volatility", vol, 0.01, S::Central});
     }
     if (g == "rho") out.push_back({g, "model.process.rate", p.rate, 0.001, S::Central});
+    if (g == "dividend_rho")
+      for (const auto& [at, asset] : assets)
+        out.push_back({asset ? g + "_" + asset->name : g, at + "dividend", asset ? asset->dividend : p.dividend, 0.001, S::Central});
     if (g == "theta") out.push_back({g, "model.instrument.maturity", p.maturity, std::min(1.0 / 365, p.maturity / 10), S::Decay});
   }
   return out;
@@ -380,6 +397,12 @@ PathKernel OptionModel::kernel(const KernelSetup& setup) const {
       if (a) return f ? PathKernel(make_step_path<float, 2, true>(s, setup, t)) : PathKernel(make_step_path<double, 2, true>(s, setup, t));
       return f ? PathKernel(make_step_path<float, 1, true>(s, setup, t)) : PathKernel(make_step_path<double, 1, true>(s, setup, t));
     }
+    if (!path_greeks().empty()) {
+      if (a) return f ? PathKernel(make_step_path<float, 2, false, false, Dynamics::Gbm, true>(s, setup, t))
+                      : PathKernel(make_step_path<double, 2, false, false, Dynamics::Gbm, true>(s, setup, t));
+      return f ? PathKernel(make_step_path<float, 1, false, false, Dynamics::Gbm, true>(s, setup, t))
+               : PathKernel(make_step_path<double, 1, false, false, Dynamics::Gbm, true>(s, setup, t));
+    }
     if (a) return f ? PathKernel(make_step_path<float, 2, false>(s, setup, t)) : PathKernel(make_step_path<double, 2, false>(s, setup, t));
     return f ? PathKernel(make_step_path<float, 1, false>(s, setup, t)) : PathKernel(make_step_path<double, 1, false>(s, setup, t));
   }
@@ -398,6 +421,7 @@ EstimateInfo OptionModel::describe_estimate(const std::string& name) const {
   if (is("gamma")) return {"paths", "per unit of spot squared"};
   if (is("vega")) return {"paths", "per unit of volatility"};
   if (is("rho")) return {"paths", "per unit of rate"};
+  if (is("dividend_rho")) return {"paths", "per unit of dividend yield"};
   if (is("theta")) return {"paths", "per year"};
   return {"paths", ""};
 }

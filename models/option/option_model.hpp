@@ -100,7 +100,8 @@ struct OptionSpec {
   bool antithetic = false;
   bool control_variate = false;     // geometric Asian for an arithmetic one, else the European
   bool sobol = false;               // scrambled Sobol points through the Brownian bridge
-  std::vector<std::string> greeks;  // delta, gamma, vega, rho, theta
+  std::vector<std::string> greeks;  // delta, gamma, vega, rho, dividend_rho, theta
+  bool bump_greeks = false;         // greek_method: bump, even where the path scores them
   bool path_dependent() const {
     return instrument == Instrument::Asian || instrument == Instrument::Barrier || instrument == Instrument::Lookback;
   }
@@ -156,7 +157,6 @@ class OptionModel : public Model {
   const OptionSpec& spec() const { return spec_; }
 
  private:
-  std::vector<Reference> price_references() const;
   std::vector<std::string> path_greeks() const;
   std::vector<std::string> path_outputs() const;
   OptionSpec spec_;

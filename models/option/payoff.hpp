@@ -11,4 +11,11 @@ MCSIM_HD Real vanilla_payoff(Real level, Real strike, Real sign, Real discount) 
   return discount * (paid > Real(0) ? paid : Real(0));
 }
 
+// Its derivative in the level (minus that in the strike): discount * sign in the
+// money, else 0; what a pathwise Greek multiplies the level's tangent by.
+template <class Real>
+MCSIM_HD Real vanilla_slope(Real level, Real strike, Real sign, Real discount) {
+  return sign * (level - strike) > Real(0) ? discount * sign : Real(0);
+}
+
 }  // namespace mcsim::option

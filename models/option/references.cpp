@@ -116,53 +116,8 @@ std::vector<Reference> cash_dividend_greeks(const OptionSpec& s) {
   return out;
 }
 
-}  // namespace
-
-double control_mean(const OptionSpec& s) {
-  if (s.multi_asset()) return geometric_basket_price(basket_input(s), s.strike, s.call);
-  const BsmInput in = bsm_input(s);
-  return s.instrument == Instrument::Asian ? geometric_asian_price(in, fixing_times(s)) : bsm_price(in);
-}
-
-std::vector<Reference> OptionModel::references() const {
-  std::vector<Reference> refs = price_references();
-  if (spec_.control_variate) refs.push_back({"control", control_mean(spec_)});
-  if (spec_.market.has_cash()) {  // delta and gamma by differences of the quadrature; no others
-    const auto greeks = cash_dividend_greeks(spec_);
-    refs.insert(refs.end(), greeks.begin(), greeks.end());
-    return refs;
-  }
-  if (spec_.instrument == Instrument::Digital && spec_.gbm()) {
-    const DigitalGreeks d = digital_greeks(bsm_input(spec_), spec_.cash);
-    for (const auto& g : spec_.greeks) {
-      if (spec_.term_structure() && g != "delta" && g != "gamma") continue;
-      if (g == "delta") refs.push_back({g, d.delta});
-      if (g == "gamma") refs.push_back({g, d.gamma});
-      if (g == "vega") refs.push_back({g, d.vega});
-      if (g == "rho") refs.push_back({g, d.rho});
-    }
-  }
-  if (spec_.multi_asset() && spec_.assets.size() == 2) {
-    const auto greeks = two_asset_greeks(spec_);
-    refs.insert(refs.end(), greeks.begin(), greeks.end());
-  }
-  if (spec_.instrument == Instrument::European && spec_.gbm()) {
-    // Term structures: delta and gamma are those of the equivalent flat inputs.
-    const BsmInput in = bsm_input(spec_);
-    for (const auto& g : spec_.greeks) {
-      if (spec_.term_structure() && g != "delta" && g != "gamma") continue;
-      if (g == "delta") refs.push_back({g, bsm_delta(in)});
-      if (g == "gamma") refs.push_back({g, bsm_gamma(in)});
-      if (g == "vega") refs.push_back({g, bsm_vega(in)});
-      if (g == "rho") refs.push_back({g, bsm_rho(in)});
-      if (g == "theta") refs.push_back({g, bsm_theta(in)});
-    }
-  }
-  return refs;
-}
-
-std::vector<Reference> OptionModel::price_references() const {
-  const OptionSpec& s = spec_;
+// The price's reference: a closed form, or an approximation with its stated error.
+std::vector<Reference> price_references(const OptionSpec& s) {
   if (s.hybrid()) {
     // Black-Scholes-Hull-White's European on a flat dividend and volatility; no
     // closed form for autocallables or under Heston.
@@ -248,6 +203,84 @@ std::vector<Reference> OptionModel::price_references() const {
     return {{"price", s.strike_type == StrikeType::Floating ? lookback_floating_price(l, s.spot) : lookback_fixed_price(l, s.spot)}};
   }
   return {};
+}
+
+// The Greeks of an exact closed form on flat single-asset GBM inputs, by central
+// differences of it, extrapolated (Richardson) from steps h and h/2; the gap to the
+// finer difference is their stated error. Theta is left to its own reference.
+std::vector<Reference> difference_greeks(const OptionSpec& s, const std::vector<Reference>& have) {
+  std::vector<Reference> out;
+  if (!s.gbm() || s.multi_asset() || s.term_structure() || s.market.has_cash() || s.hybrid()) return out;
+  const auto base = price_references(s);
+  if (base.empty() || base[0].tolerance != 0) return out;
+  const double mid = base[0].value;
+  // A spot step that stays clear of a barrier.
+  const double spot_step = std::min(0.01 * s.spot, s.knock == KnockKind::None ? INFINITY : 0.25 * std::fabs(s.spot - s.barrier));
+  for (const auto& g : s.greeks) {
+    const auto given = [&g](const Reference& r) { return r.name == g; };
+    if (g == "theta" || std::any_of(have.begin(), have.end(), given)) continue;
+    double OptionSpec::*field = g == "vega" ? &OptionSpec::volatility
+                                : g == "rho" ? &OptionSpec::rate
+                                : g == "dividend_rho" ? &OptionSpec::dividend
+                                                      : &OptionSpec::spot;
+    const double h = field == &OptionSpec::spot ? spot_step : field == &OptionSpec::volatility ? 0.01 : 0.001;
+    const auto at = [&](double step) {
+      OptionSpec up = s, down = s;
+      up.*field += step, down.*field -= step;
+      const double u = price_references(up)[0].value, d = price_references(down)[0].value;
+      return g == "gamma" ? (u - 2 * mid + d) / (step * step) : (u - d) / (2 * step);
+    };
+    const double coarse = at(h), fine = at(h / 2), value = (4 * fine - coarse) / 3;
+    out.push_back({g, value, std::fabs(value - fine)});
+  }
+  return out;
+}
+
+}  // namespace
+
+double control_mean(const OptionSpec& s) {
+  if (s.multi_asset()) return geometric_basket_price(basket_input(s), s.strike, s.call);
+  const BsmInput in = bsm_input(s);
+  return s.instrument == Instrument::Asian ? geometric_asian_price(in, fixing_times(s)) : bsm_price(in);
+}
+
+std::vector<Reference> OptionModel::references() const {
+  std::vector<Reference> refs = price_references(spec_);
+  if (spec_.control_variate) refs.push_back({"control", control_mean(spec_)});
+  if (spec_.market.has_cash()) {  // delta and gamma by differences of the quadrature; no others
+    const auto greeks = cash_dividend_greeks(spec_);
+    refs.insert(refs.end(), greeks.begin(), greeks.end());
+    return refs;
+  }
+  if (spec_.instrument == Instrument::Digital && spec_.gbm()) {
+    const DigitalGreeks d = digital_greeks(bsm_input(spec_), spec_.cash);
+    for (const auto& g : spec_.greeks) {
+      if (spec_.term_structure() && g != "delta" && g != "gamma") continue;
+      if (g == "delta") refs.push_back({g, d.delta});
+      if (g == "gamma") refs.push_back({g, d.gamma});
+      if (g == "vega") refs.push_back({g, d.vega});
+      if (g == "rho") refs.push_back({g, d.rho});
+    }
+  }
+  if (spec_.multi_asset() && spec_.assets.size() == 2) {
+    const auto greeks = two_asset_greeks(spec_);
+    refs.insert(refs.end(), greeks.begin(), greeks.end());
+  }
+  if (spec_.instrument == Instrument::European && spec_.gbm()) {
+    // Term structures: delta and gamma are those of the equivalent flat inputs.
+    const BsmInput in = bsm_input(spec_);
+    for (const auto& g : spec_.greeks) {
+      if (spec_.term_structure() && g != "delta" && g != "gamma") continue;
+      if (g == "delta") refs.push_back({g, bsm_delta(in)});
+      if (g == "gamma") refs.push_back({g, bsm_gamma(in)});
+      if (g == "vega") refs.push_back({g, bsm_vega(in)});
+      if (g == "rho") refs.push_back({g, bsm_rho(in)});
+      if (g == "theta") refs.push_back({g, bsm_theta(in)});
+    }
+  }
+  const auto differenced = difference_greeks(spec_, refs);
+  refs.insert(refs.end(), differenced.begin(), differenced.end());
+  return refs;
 }
 
 }  // namespace mcsim::option

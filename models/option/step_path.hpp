@@ -10,6 +10,12 @@
 // Written once for both backends; one thread walks the G paths of a stream group,
 // one Philox block per step giving each path its normal, or (Sobol) scrambled Sobol
 // points through the Brownian bridge giving it.
+// With Greeks (GBM only), each path also scores delta, gamma, vega, rho and
+// dividend rho: pathwise where the payoff is Lipschitz in the path (the tangent of
+// the log spot, and of the payoff's state, carried along each step), by likelihood
+// ratio (the payoff times the score of the path's normals) for digitals and
+// discretely watched barriers, whose payoffs jump; gamma is the likelihood ratio of
+// the pathwise delta.
 #pragma once
 #include <type_traits>
 
@@ -45,7 +51,8 @@ enum class Dynamics : int { Gbm, Heston, LocalVol, Cev, Merton, Bates, CashGbm }
 // steps the log spot with stochastic variance (HestonStep), a local volatility
 // with the volatility at the path's spot; both are watched at the steps only: the
 // Brownian bridge between steps needs GBM's volatility, known in advance.
-template <class Real, int Copies, bool WithControl = false, bool Sobol = false, Dynamics D = Dynamics::Gbm>
+template <class Real, int Copies, bool WithControl = false, bool Sobol = false, Dynamics D = Dynamics::Gbm,
+          bool Greeks = false>
 struct StepPath {
   static constexpr bool Heston = D == Dynamics::Heston || D == Dynamics::Bates;
   static constexpr bool Jumping = D == Dynamics::Merton || D == Dynamics::Bates;
@@ -55,15 +62,18 @@ struct StepPath {
   static constexpr bool kBridged = D == Dynamics::Gbm || D == Dynamics::CashGbm;
   static_assert(!(Sobol && Copies == 2), "Sobol paths have no antithetic copies");
   static_assert(!(D != Dynamics::Gbm && (Sobol || WithControl)), "only GBM paths take Sobol points or a control");
+  static_assert(!(Greeks && (D != Dynamics::Gbm || Sobol || WithControl)), "path Greeks are GBM's, without a control or Sobol points");
   using real_type = Real;
-  // price [, control, price x control] [, the first path of each antithetic pair alone]
-  static constexpr int kOutputs = (WithControl ? 3 : 1) + (Copies == 2 ? 1 : 0);
+  // Scored per path with Greeks, after the price (OptionModel::path_greeks names them).
+  static constexpr int kGreeks = Greeks ? 5 : 0;  // delta, gamma, vega, rho, dividend rho
+  // price [, control, price x control] [, Greeks] [, the first path of each antithetic pair alone]
+  static constexpr int kOutputs = (WithControl ? 3 : 1) + kGreeks + (Copies == 2 ? 1 : 0);
   static constexpr int kGroup = rng::NormalBlock<Real>::size;
   // CUDA launch bound: blocks of 256 threads resident per SM, which caps registers
   // (64 at 4, 128 at 2). Plain float paths fit in 64 without spilling; double paths
   // with antithetic copies or a control need more than 128.
-  static constexpr int kMinBlocksPerSM = sizeof(Real) == 4 && Copies == 1 && !WithControl && !Sobol && !Heston && !Jumping ? 4
-                                         : sizeof(Real) == 8 && (Copies == 2 || WithControl) ? 1
+  static constexpr int kMinBlocksPerSM = sizeof(Real) == 4 && Copies == 1 && !WithControl && !Sobol && !Heston && !Jumping && !Greeks ? 4
+                                         : sizeof(Real) == 8 && (Copies == 2 || WithControl || Greeks) ? 1
                                                                                               : 2;
 
   StepPayoff payoff;
@@ -90,6 +100,9 @@ struct StepPath {
   Real moneyness;
   Real local_floor, local_cap, global_floor, global_cap;  // cliquet (+-huge for none)
   ControlKind control;
+  // Greeks: 1 / S_0, the flat volatility's inverse (0 under a term structure, whose
+  // vega and rho the path does not score) and the maturity the discount is for.
+  Real inv_spot, inv_vol, maturity;
   struct Unused {};
   std::conditional_t<Sobol, BridgePlan<Real>, Unused> plan;
   std::conditional_t<Heston, HestonStep<Real>, Unused> heston;
@@ -233,6 +246,26 @@ struct StepPath {
     constexpr Real kLeastSpot = Real(1e-30);  // a spot a cash dividend leaves, positive for the log
     for (int i = 0; i < N; ++i)
       for (int j = 0; j < W; ++j) x[i][j] = log_spot, sum[i][j] = Real(0), extreme[i][j] = turn * log_spot, live[i][j] = live0;
+    // Greeks: likelihood ratio for payoffs that jump, else pathwise; gamma where S_0
+    // enters only through the path's normals (not a lookback's extreme or a
+    // continuous barrier's first bridge, which start at it; those score 0, and
+    // OptionModel::path_greeks leaves their gamma to bump and revalue).
+    constexpr bool kLR = Greeks && (P == StepPayoff::Digital || M == Monitor::Discrete);
+    constexpr bool kPW = Greeks && !kLR;
+    constexpr bool kPathGamma = !kLookback && M != Monitor::Continuous;
+    constexpr int NG = Greeks ? N : 1, NP = kPW ? N : 1, NL = kLR ? N : 1, NC = kPW && M == Monitor::Continuous ? N : 1;
+    // Per path: the first step's normal. Pathwise: the log spot's tangent in the
+    // volatility (in S_0 it is 1 / S_0, in the rate its time: neither needs a state),
+    // the payoff state's tangents in the volatility and the rate, and a continuous
+    // barrier's survival tangents in a shift of all log spots, the volatility and the
+    // rate. Likelihood ratio: the sums over steps of the scores in the volatility and rate.
+    Real first_z[NG][W], wv[NP][W], pv[NP][W], pt[NP][W], lu[NC][W], lv[NC][W], lt[NC][W], sv[NL][W], st[NL][W];
+    const auto zero = [](auto& a) {
+      for (auto& row : a)
+        for (auto& e : row) e = Real(0);
+    };
+    zero(first_z), zero(wv), zero(pv), zero(pt), zero(lu), zero(lv), zero(lt), zero(sv), zero(st);
+    Real clock = Real(0), first_vol = Real(1);  // the time at the step's end; the first step's volatility
 
     for (int step = 0; step < steps; ++step) {
       const std::uint64_t at = static_cast<std::uint64_t>(step) * kStepFields;
@@ -245,6 +278,15 @@ struct StepPath {
       // Whether the step's end is a fixing; the same for every path, so no divergence.
       const bool fixing = !Cash || step_data[at + 3] != Real(0);
       (void)half_dt, (void)origin, (void)lv_row, (void)paid;
+      // Greeks: the step's length, and the tangents in the flat volatility of vol
+      // (sigma sqrt(dt), so vol / sigma) and of the drift (-sigma dt).
+      const Real step_time = vol * vol * inv_vol * inv_vol, clock_before = clock;
+      const Real vega_b = vol * inv_vol, vega_a = -vol * vega_b;
+      (void)step_time, (void)clock_before, (void)vega_a;
+      if constexpr (Greeks) {
+        clock += step_time;
+        if (step == 0) first_vol = vol;
+      }
       // Each draw fills row l, column j with lane l of group j's block for this step.
       const auto draw = [&](Real (*out)[W], bool uniform) {
         for (int j = 0; j < W; ++j) {
@@ -281,6 +323,13 @@ struct StepPath {
             } else
               x[i][j] += drift + vol * (c ? -z[lane][j] : z[lane][j]);
             if constexpr (Jumping) x[i][j] += jumps.move(jump_u[lane][j], c ? -jump_z[lane][j] : jump_z[lane][j]);
+            Real w_before = Real(0);  // the log spot's tangent in the volatility at the step's start
+            if constexpr (Greeks) {
+              const Real zz = c ? -z[lane][j] : z[lane][j];
+              if (step == 0) first_z[i][j] = zz;
+              if constexpr (kPW) w_before = wv[i][j], wv[i][j] += vega_a + vega_b * zz;
+              if constexpr (kLR) sv[i][j] += zz * zz - Real(1) - zz * vol, st[i][j] += zz * vol;
+            }
             // The log spot the diffusion reached, before a cash dividend is paid.
             const Real moved = x[i][j];
             if constexpr (Cash)
@@ -294,31 +343,63 @@ struct StepPath {
               // clear with probability 1 - exp(-2ab / var); a dividend's drop is checked after it.
               const Real a = before - log_barrier, b = moved - log_barrier;
               const bool crossed = side * b <= Real(0) || (Cash && side * (now - log_barrier) <= Real(0));
-              live[i][j] *= crossed ? Real(0) : Real(1) - fast_exp(Real(-2) * a * b / (vol * vol));
+              const Real e = fast_exp(Real(-2) * a * b / (vol * vol));
+              const Real f = crossed ? Real(0) : Real(1) - e;
+              if constexpr (kPW) {
+                // live *= f by the product rule; f's tangent is 2 e (a' b + a b' - 2 a b vol' / vol) / vol^2.
+                const Real g = crossed ? Real(0) : Real(2) * e / (vol * vol), l = live[i][j];
+                lu[i][j] = lu[i][j] * f + l * g * (a + b);
+                lv[i][j] = lv[i][j] * f + l * g * (w_before * b + a * wv[i][j] - Real(2) * a * b * inv_vol);
+                lt[i][j] = lt[i][j] * f + l * g * (clock_before * b + a * clock);
+              }
+              live[i][j] *= f;
             }
             if constexpr (kLookback && BridgeExtreme) {
               // Extreme of the Brownian bridge from `before` to `moved` over the step,
               // and the spot after a dividend.
-              const Real d = moved - before;
-              const Real spread = sqrt(d * d - Real(2) * vol * vol * fast_log(u[lane][j]));
+              const Real d = moved - before, log_u = fast_log(u[lane][j]);
+              const Real spread = sqrt(d * d - Real(2) * vol * vol * log_u);
               Real reach = Real(0.5) * (turn * (before + moved) + spread);
               if constexpr (Cash) reach = turn * now > reach ? turn * now : reach;
+              if constexpr (kPW)
+                if (reach > extreme[i][j]) {  // the log extreme's tangents, through d and vol
+                  const Real w = wv[i][j];
+                  pv[i][j] = Real(0.5) * (w_before + w + turn * (d * (w - w_before) - Real(2) * vol * vol * inv_vol * log_u) / spread);
+                  pt[i][j] = Real(0.5) * (clock_before + clock + turn * d * step_time / spread);
+                }
               extreme[i][j] = reach > extreme[i][j] ? reach : extreme[i][j];
             }
             if (!fixing) continue;
-            if constexpr (P == StepPayoff::ArithmeticAverage) sum[i][j] += fast_exp(now);
+            // Pathwise, each state's tangents beside it: in the volatility (pv) and the rate (pt).
+            if constexpr (P == StepPayoff::ArithmeticAverage) {
+              const Real level = fast_exp(now);
+              sum[i][j] += level;
+              if constexpr (kPW) pv[i][j] += level * wv[i][j], pt[i][j] += level * clock;
+            }
             if constexpr (WithControl && P == StepPayoff::ArithmeticAverage) log_sum[i][j] += now;
-            if constexpr (P == StepPayoff::GeometricAverage) sum[i][j] += now;
-            if constexpr (P == StepPayoff::ForwardStart)  // the log spot the strike is set on
+            if constexpr (P == StepPayoff::GeometricAverage) {
+              sum[i][j] += now;
+              if constexpr (kPW) pv[i][j] += wv[i][j], pt[i][j] += clock;
+            }
+            if constexpr (P == StepPayoff::ForwardStart) {  // the log spot the strike is set on
               sum[i][j] = step == start_step ? now : sum[i][j];
+              if constexpr (kPW)
+                if (step == start_step) pv[i][j] = wv[i][j], pt[i][j] = clock;
+            }
             if constexpr (P == StepPayoff::Cliquet) {  // the return since the last fixing
               Real from = before;
               if constexpr (kAnchor) from = anchor[i][j], anchor[i][j] = now;
-              const Real r = fast_exp(now - from) - Real(1);
+              const Real growth = fast_exp(now - from), r = growth - Real(1);
               sum[i][j] += r < local_floor ? local_floor : r > local_cap ? local_cap : r;
+              if constexpr (kPW) {  // a return within its bounds moves with the path
+                const Real k = r < local_floor || r > local_cap ? Real(0) : growth;
+                pv[i][j] += k * (wv[i][j] - w_before), pt[i][j] += k * step_time;
+              }
             }
             if constexpr (kLookback && !BridgeExtreme) {
               const Real reach = turn * now;
+              if constexpr (kPW)
+                if (reach > extreme[i][j]) pv[i][j] = wv[i][j], pt[i][j] = clock;
               extreme[i][j] = reach > extreme[i][j] ? reach : extreme[i][j];
             }
             if constexpr (M == Monitor::Discrete) {
@@ -338,6 +419,7 @@ struct StepPath {
     for (int j = 0; j < W; ++j)
       for (int lane = 0; lane < lanes[j]; ++lane) {
         Real total = Real(0), control_total = Real(0), first = Real(0);
+        Real greek[Greeks ? kGreeks : 1] = {};
         MCSIM_UNROLL
         for (int c = 0; c < Copies; ++c) {
           const int i = c * G + lane;
@@ -357,11 +439,65 @@ struct StepPath {
                                 : total_return > global_cap ? global_cap
                                                             : total_return);
           }
+          // Pathwise: the value's tangents, the discount held, in a shift of every log
+          // spot by 1 (u; d/dS_0 is u / S_0), in the volatility (v) and in the rate (t:
+          // each log spot moves by its time).
+          Real du = Real(0), dv = Real(0), dt = Real(0);
+          if constexpr (kPW) {
+            const Real spot_t = fast_exp(x[i][j]), w = wv[i][j];
+            if constexpr (P == StepPayoff::European) {
+              const Real k = vanilla_slope(spot_t, strike, sign, discount) * spot_t;
+              du = k, dv = k * w, dt = k * clock;
+            }
+            if constexpr (P == StepPayoff::ArithmeticAverage) {
+              const Real level = sum[i][j] / n, k = vanilla_slope(level, strike, sign, discount);
+              du = k * level, dv = k * pv[i][j] / n, dt = k * pt[i][j] / n;
+            }
+            if constexpr (P == StepPayoff::GeometricAverage) {
+              const Real level = fast_exp(sum[i][j] / n), k = vanilla_slope(level, strike, sign, discount) * level;
+              du = k, dv = k * pv[i][j] / n, dt = k * pt[i][j] / n;
+            }
+            if constexpr (P == StepPayoff::LookbackFixed) {
+              const Real level = fast_exp(turn * extreme[i][j]), k = vanilla_slope(level, strike, sign, discount) * level;
+              du = k, dv = k * pv[i][j], dt = k * pt[i][j];
+            }
+            // Struck at a level of the path: the spot's tangent less the strike's.
+            const auto struck = [&](Real level) {
+              const Real k = vanilla_slope(spot_t, level, sign, discount);
+              du = k * (spot_t - level), dv = k * (spot_t * w - level * pv[i][j]), dt = k * (spot_t * clock - level * pt[i][j]);
+            };
+            if constexpr (P == StepPayoff::LookbackFloating) struck(fast_exp(turn * extreme[i][j]));
+            if constexpr (P == StepPayoff::ForwardStart) struck(moneyness * fast_exp(sum[i][j]));
+            if constexpr (P == StepPayoff::Cliquet) {
+              const Real k = sum[i][j] < global_floor || sum[i][j] > global_cap ? Real(0) : discount;
+              dv = k * pv[i][j], dt = k * pt[i][j];
+            }
+            (void)struck;
+          }
           if constexpr (M != Monitor::None) {
             Real survive = live[i][j];
             if constexpr (M == Monitor::Discrete) survive = live[i][j] > side * log_barrier ? Real(1) : Real(0);
+            if constexpr (kPW) {  // continuous: the survival's tangents weigh the gap to the rebate
+              const Real keep = out ? survive : Real(1) - survive, gap = out ? value - rebate_pv : rebate_pv - value;
+              du = keep * du + lu[i][j] * gap, dv = keep * dv + lv[i][j] * gap, dt = keep * dt + lt[i][j] * gap;
+            }
             value = out ? survive * value + (Real(1) - survive) * rebate_pv
                         : (Real(1) - survive) * value + survive * rebate_pv;
+          }
+          if constexpr (Greeks) {
+            const Real zn = first_z[i][j] / first_vol;  // S_0's score is zn / S_0
+            if constexpr (kPW) {
+              const Real delta = du * inv_spot;
+              greek[0] += delta;
+              if constexpr (kPathGamma) greek[1] += delta * (zn - Real(1)) * inv_spot;
+              greek[2] += dv, greek[3] += dt - maturity * value, greek[4] -= dt;
+            } else {
+              const Real rate_score = st[i][j] * inv_vol * inv_vol;
+              greek[0] += value * zn * inv_spot;
+              greek[1] += value * (zn * zn - Real(1) / (first_vol * first_vol) - zn) * inv_spot * inv_spot;
+              greek[2] += value * sv[i][j] * inv_vol;
+              greek[3] += value * (rate_score - maturity), greek[4] -= value * rate_score;
+            }
           }
           total += value;
           if (c == 0) first = value;
@@ -371,6 +507,8 @@ struct StepPath {
         }
         const Real y = total / static_cast<Real>(Copies);
         acc[j].add(0, y);
+        if constexpr (Greeks)
+          for (int g = 0; g < kGreeks; ++g) acc[j].add(1 + g, greek[g] / static_cast<Real>(Copies));
         if constexpr (WithControl) {
           const Real c = control_total / static_cast<Real>(Copies);
           acc[j].add(1, c);

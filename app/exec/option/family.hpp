@@ -43,6 +43,7 @@ float cuda_run_family(const PathKernel& kernel, const ChunkRun& run, DeviceBuffe
   extern MCSIM_CUDA_FAMILY(F)
 MCSIM_FAMILY(European);
 MCSIM_FAMILY(GbmSteps);
+MCSIM_FAMILY(GreekSteps);
 MCSIM_FAMILY(ControlSteps);
 MCSIM_FAMILY(SobolSteps);
 MCSIM_FAMILY(HestonSteps);
