@@ -52,7 +52,8 @@ using CashSteps = KernelList<  // GBM paying cash dividends
     StepPath<float, 2, false, false, Dynamics::CashGbm>, StepPath<double, 2, false, false, Dynamics::CashGbm>>;
 using Basket = KernelList<option::BasketPath<float>, option::BasketPath<double>,  //
                           option::BasketPath<float, true>, option::BasketPath<double, true>>;
-using American = KernelList<option::AmericanPath<float>, option::AmericanPath<double>>;
+using American = KernelList<option::AmericanPath<float>, option::AmericanPath<double>,  //
+                            option::AmericanPath<float, true>, option::AmericanPath<double, true>>;  // with Greeks
 using ShortRate = KernelList<rates::ShortRatePath<float, 1>, rates::ShortRatePath<double, 1>,
                              rates::ShortRatePath<float, 2>, rates::ShortRatePath<double, 2>>;
 

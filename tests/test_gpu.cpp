@@ -245,6 +245,8 @@ TEST_CASE("path-dependent, Heston, Sobol, basket, Bermudan, jump, forward-start,
       basket + "  instrument: { type: basket, payoff: min, option: call, strike: 90, maturity: 2 }\n",
       gbm + "  instrument: { type: bermudan, exercise_dates: 20, option: put, strike: 105, maturity: 1 }\n"
       "  regression_paths: 4096\n  variance_reduction: [antithetic]\n",
+      gbm + "  instrument: { type: american, option: put, strike: 100, maturity: 1 }\n  steps: 25\n"
+      "  regression_paths: 4096\n  greeks: [delta, gamma, vega, rho, dividend_rho]\n",
       gbm + "  instrument: { type: european, option: put, strike: 95, maturity: 1 }\n"
       "  greeks: [delta, gamma, vega, rho, dividend_rho]\n  variance_reduction: [antithetic]\n",
       gbm + "  instrument: { type: digital, option: call, strike: 105, maturity: 1, cash: 10 }\n"

@@ -197,9 +197,9 @@ BasketPath<Real, Control> make_basket_path(const OptionSpec& s) {
   return k;
 }
 
-template <class Real>
-AmericanPath<Real> make_american_path(const OptionSpec& s, std::uint64_t seed) {
-  AmericanPath<Real> k{};
+template <class Real, bool Greeks>
+AmericanPath<Real, Greeks> make_american_path(const OptionSpec& s, std::uint64_t seed) {
+  AmericanPath<Real, Greeks> k{};
   const int n = static_cast<int>(s.steps);
   const double dt = s.maturity / n;
   const ExerciseRule rule = fit_exercise_rule(
@@ -217,6 +217,10 @@ AmericanPath<Real> make_american_path(const OptionSpec& s, std::uint64_t seed) {
       for (int b = 0; b < kBasis; ++b) k.beta[i][b] = static_cast<Real>(rule.beta[static_cast<std::size_t>(i) * kBasis + b]);
   }
   k.antithetic = s.antithetic;
+  k.inv_spot = static_cast<Real>(1 / s.spot);
+  k.volatility = static_cast<Real>(s.volatility);
+  k.sqrt_dt = static_cast<Real>(std::sqrt(dt));
+  k.dt = static_cast<Real>(dt);
   return k;
 }
 
@@ -227,14 +231,19 @@ OptionModel::OptionModel(OptionSpec spec) : spec_(std::move(spec)), tables_(make
 
 // The Greeks a path scores itself, in the pass that prices it: a European's or
 // digital's on flat inputs (EuropeanPath), a stepped GBM payoff's without a control
-// or Sobol points (StepPath with Greeks). Theta, the gamma of payoffs whose path
+// or Sobol points (StepPath with Greeks), an American's or Bermudan's with its
+// exercise dates held (AmericanPath with Greeks). Theta, the gamma of payoffs whose path
 // starts at the spot (lookbacks, continuous barriers), and every Greek of other
 // paths or under `greek_method: bump` come by bump and revalue.
 std::vector<std::string> OptionModel::path_greeks() const {
   const OptionSpec& s = spec_;
   std::vector<std::string> out;
-  if (s.bump_greeks || !s.gbm() || s.multi_asset() || s.sobol || s.hybrid() || s.early_exercise() || s.market.has_cash())
+  if (s.bump_greeks || !s.gbm() || s.multi_asset() || s.sobol || s.hybrid() || s.market.has_cash()) return out;
+  if (s.early_exercise()) {
+    for (const auto& g : s.greeks)
+      if (g != "theta") out.push_back(g);
     return out;
+  }
   const bool knocked = s.knock != KnockKind::None;
   if (s.stepped() ? s.control_variate || (s.instrument == Instrument::Digital && knocked && s.continuous)
                   : s.term_structure())
@@ -351,8 +360,10 @@ PathKernel OptionModel::kernel(const KernelSetup& setup) const {
   const Precision precision = setup.precision;
   const std::uint64_t seed = setup.seed;
   if (spec_.early_exercise()) {
-    if (precision == Precision::Float) return make_american_path<float>(spec_, seed);
-    return make_american_path<double>(spec_, seed);
+    const bool f = precision == Precision::Float;
+    if (!path_greeks().empty())
+      return f ? PathKernel(make_american_path<float, true>(spec_, seed)) : PathKernel(make_american_path<double, true>(spec_, seed));
+    return f ? PathKernel(make_american_path<float, false>(spec_, seed)) : PathKernel(make_american_path<double, false>(spec_, seed));
   }
   if (spec_.multi_asset()) {
     const bool f = precision == Precision::Float;
