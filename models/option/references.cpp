@@ -23,6 +23,19 @@ constexpr int kTreeSteps = 8000;
 // makes; its reference carries a tolerance of this fraction of that shift.
 constexpr double kBgkTolerance = 0.1;
 
+// A first (or second) derivative of price(step), the price with its input moved by
+// step, by central differences extrapolated (Richardson) from steps h and h/2; the
+// gap to the finer difference is its stated error. mid is price(0).
+template <class Price>
+Reference difference(const std::string& name, Price price, double mid, double h, bool second) {
+  const auto at = [&](double step) {
+    const double u = price(step), d = price(-step);
+    return second ? (u - 2 * mid + d) / (step * step) : (u - d) / (2 * step);
+  };
+  const double coarse = at(h), fine = at(h / 2), value = (4 * fine - coarse) / 3;
+  return {name, value, std::fabs(value - fine)};
+}
+
 BarrierKind barrier_kind(KnockKind k) {
   switch (k) {
     case KnockKind::DownOut: return BarrierKind::DownOut;
@@ -46,34 +59,21 @@ double two_asset_value(const OptionSpec& s, const TwoAssetInput& two) {
   return two_asset_price(two, p, s.weights[0], spread ? -s.weights[1] : s.weights[1], s.strike, s.call);
 }
 
-// Its Greeks by central differences of the exact price, extrapolated (Richardson)
-// from steps h and h/2; the gap to the finer difference is their stated error.
+// Its Greeks by differences of the exact price.
 std::vector<Reference> two_asset_greeks(const OptionSpec& s) {
   std::vector<Reference> out;
   const TwoAssetInput base = two_asset_input(s);
   const double mid = two_asset_value(s, base);
-  const auto diff = [&](auto move, double h, bool second) {
-    const auto at = [&](double step) {
-      TwoAssetInput up = base, down = base;
-      move(up, step);
-      move(down, -step);
-      const double u = two_asset_value(s, up), d = two_asset_value(s, down);
-      return second ? (u - 2 * mid + d) / (step * step) : (u - d) / (2 * step);
-    };
-    const double coarse = at(h), fine = at(h / 2), value = (4 * fine - coarse) / 3;
-    return std::pair<double, double>{value, std::fabs(value - fine)};
-  };
   for (const auto& g : s.greeks)
     for (int a = 0; a < 2; ++a) {
-      const std::string name = g + "_" + s.assets[a].name;
-      const auto spot = [a](TwoAssetInput& in, double h) { (a ? in.spot2 : in.spot1) += h; };
-      const auto vol = [a](TwoAssetInput& in, double h) { (a ? in.vol2 : in.vol1) += h; };
-      const double h = 0.01 * s.assets[a].spot;
-      std::pair<double, double> d{0, -1};
-      if (g == "delta") d = diff(spot, h, false);
-      if (g == "gamma") d = diff(spot, h, true);
-      if (g == "vega") d = diff(vol, 0.01, false);
-      if (d.second >= 0) out.push_back({name, d.first, d.second});
+      if (g != "delta" && g != "gamma" && g != "vega") continue;
+      const auto moved = [&](double step) {
+        TwoAssetInput in = base;
+        (g == "vega" ? (a ? in.vol2 : in.vol1) : (a ? in.spot2 : in.spot1)) += step;
+        return two_asset_value(s, in);
+      };
+      const double h = g == "vega" ? 0.01 : 0.01 * s.assets[a].spot;
+      out.push_back(difference(g + "_" + s.assets[a].name, moved, mid, h, g == "gamma"));
     }
   return out;
 }
@@ -98,21 +98,14 @@ std::optional<double> cash_dividend_value(const OptionSpec& s, double spot) {
   return cash_dividend_price(spot, s.strike, s.call, legs, s.instrument == Instrument::Digital, s.cash);
 }
 
-// Delta and gamma of that price by central differences, extrapolated (Richardson)
-// from steps h and h/2; the gap to the finer difference is their stated error.
+// Delta and gamma of that price by its differences.
 std::vector<Reference> cash_dividend_greeks(const OptionSpec& s) {
   std::vector<Reference> out;
   const auto mid = cash_dividend_value(s, s.spot);
   if (!mid) return out;
-  for (const auto& g : s.greeks) {
-    if (g != "delta" && g != "gamma") continue;
-    const auto at = [&](double h) {
-      const double up = *cash_dividend_value(s, s.spot + h), down = *cash_dividend_value(s, s.spot - h);
-      return g == "gamma" ? (up - 2 * *mid + down) / (h * h) : (up - down) / (2 * h);
-    };
-    const double h = 0.01 * s.spot, coarse = at(h), fine = at(h / 2), value = (4 * fine - coarse) / 3;
-    out.push_back({g, value, std::fabs(value - fine)});
-  }
+  const auto moved = [&](double step) { return *cash_dividend_value(s, s.spot + step); };
+  for (const auto& g : s.greeks)
+    if (g == "delta" || g == "gamma") out.push_back(difference(g, moved, *mid, 0.01 * s.spot, g == "gamma"));
   return out;
 }
 
@@ -205,9 +198,8 @@ std::vector<Reference> price_references(const OptionSpec& s) {
   return {};
 }
 
-// The Greeks of an exact closed form on flat single-asset GBM inputs, by central
-// differences of it, extrapolated (Richardson) from steps h and h/2; the gap to the
-// finer difference is their stated error. Theta is left to its own reference.
+// The Greeks of an exact closed form on flat single-asset GBM inputs, by its
+// differences. Theta is left to its own reference.
 std::vector<Reference> difference_greeks(const OptionSpec& s, const std::vector<Reference>& have) {
   std::vector<Reference> out;
   if (!s.gbm() || s.multi_asset() || s.term_structure() || s.market.has_cash() || s.hybrid()) return out;
@@ -224,14 +216,12 @@ std::vector<Reference> difference_greeks(const OptionSpec& s, const std::vector<
                                 : g == "dividend_rho" ? &OptionSpec::dividend
                                                       : &OptionSpec::spot;
     const double h = field == &OptionSpec::spot ? spot_step : field == &OptionSpec::volatility ? 0.01 : 0.001;
-    const auto at = [&](double step) {
-      OptionSpec up = s, down = s;
-      up.*field += step, down.*field -= step;
-      const double u = price_references(up)[0].value, d = price_references(down)[0].value;
-      return g == "gamma" ? (u - 2 * mid + d) / (step * step) : (u - d) / (2 * step);
+    const auto moved = [&](double step) {
+      OptionSpec at = s;
+      at.*field += step;
+      return price_references(at)[0].value;
     };
-    const double coarse = at(h), fine = at(h / 2), value = (4 * fine - coarse) / 3;
-    out.push_back({g, value, std::fabs(value - fine)});
+    out.push_back(difference(g, moved, mid, h, g == "gamma"));
   }
   return out;
 }
