@@ -86,7 +86,10 @@ template <class Row>
 std::vector<Row> read_table(hid_t group, const std::string& name, hid_t type) {
   h5::Handle d(H5Dopen2(group, name.c_str(), H5P_DEFAULT), H5Dclose, "open table '" + name + "'");
   h5::Handle space(H5Dget_space(d), H5Sclose, "read table space");
-  std::vector<Row> rows(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
+  const hssize_t n = H5Sget_simple_extent_npoints(space);
+  if (n < 0) throw std::runtime_error("HDF5: cannot read the size of table '" + name + "'");
+  h5::check_size(d, static_cast<std::uint64_t>(n), sizeof(Row), name);  // before allocating what it claims
+  std::vector<Row> rows(static_cast<std::size_t>(n));
   if (!rows.empty() && H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()) < 0)
     throw std::runtime_error("HDF5: cannot read table '" + name + "'");
   return rows;

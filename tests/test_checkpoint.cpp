@@ -241,7 +241,7 @@ TEST_CASE("a checkpoint whose partial was damaged is refused, naming the file", 
   fs::remove_all(dir);
 }
 
-TEST_CASE("a checkpoint's name gives its results path; other names are refused", "[checkpoint]") {
+TEST_CASE("a checkpoint's name gives its results path, and other names are refused", "[checkpoint]") {
   using mcsim::io::results_path_of;
   CHECK(results_path_of("results/run.ckpt.h5") == "results/run.h5");
   CHECK(results_path_of("run.ckpt.r12.h5") == "run.h5");

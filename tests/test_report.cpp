@@ -112,7 +112,7 @@ TEST_CASE("values are rounded to the two leading digits of their error", "[repor
   CHECK(rounded(1.5, NAN).std_error == "n/a");
 }
 
-TEST_CASE("an approximate reference is a band; an exact one gives z", "[report]") {
+TEST_CASE("an approximate reference is a band, an exact one gives z", "[report]") {
   CHECK(reference_verdict(10.5, 0.25, 10.0, 0) == "+2.00");
   CHECK(reference_verdict(4.48, 0.001, 4.4867, 0.031) == "in band");
   CHECK(reference_verdict(4.40, 0.001, 4.4867, 0.031) == "-55.70 past band");  // (0.0867 - 0.031) / 0.001

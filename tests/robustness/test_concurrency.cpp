@@ -71,7 +71,7 @@ TEST_CASE("many runs started at once on one output: one writes it and the rest a
   for (const auto& f : d.files()) CHECK((f == "out.h5" || f.rfind("run", 0) == 0));
 }
 
-TEST_CASE("a lock held by another process refuses the run; a stale lock file does not", "[robustness]") {
+TEST_CASE("a lock held by another process refuses the run, and a stale lock file does not", "[robustness]") {
   const Scratch d("lock");
   const std::string out = d / "out.h5";
   const int fd = ::open((out + ".lock").c_str(), O_RDWR | O_CREAT, 0644);
