@@ -35,6 +35,9 @@ using SobolSteps = KernelList<StepPath<float, 1, false, true>, StepPath<double, 
 using HestonSteps =
     KernelList<StepPath<float, 1, false, false, Dynamics::Heston>, StepPath<double, 1, false, false, Dynamics::Heston>,
                StepPath<float, 2, false, false, Dynamics::Heston>, StepPath<double, 2, false, false, Dynamics::Heston>>;
+using HestonGreekSteps = KernelList<  // with path Greeks
+    StepPath<float, 1, false, false, Dynamics::Heston, true>, StepPath<double, 1, false, false, Dynamics::Heston, true>,
+    StepPath<float, 2, false, false, Dynamics::Heston, true>, StepPath<double, 2, false, false, Dynamics::Heston, true>>;
 using LocalVolSteps = KernelList<
     StepPath<float, 1, false, false, Dynamics::LocalVol>, StepPath<double, 1, false, false, Dynamics::LocalVol>,
     StepPath<float, 2, false, false, Dynamics::LocalVol>, StepPath<double, 2, false, false, Dynamics::LocalVol>>;
@@ -52,6 +55,12 @@ using CashSteps = KernelList<  // GBM paying cash dividends
     StepPath<float, 2, false, false, Dynamics::CashGbm>, StepPath<double, 2, false, false, Dynamics::CashGbm>>;
 using Basket = KernelList<option::BasketPath<float>, option::BasketPath<double>,  //
                           option::BasketPath<float, true>, option::BasketPath<double, true>>;
+using option::BasketPath;
+using BasketGreeks = KernelList<  // with path Greeks, one kernel per size up to kMaxPathGreekAssets
+    BasketPath<float, false, 2>, BasketPath<double, false, 2>, BasketPath<float, false, 3>, BasketPath<double, false, 3>,
+    BasketPath<float, false, 4>, BasketPath<double, false, 4>, BasketPath<float, false, 5>, BasketPath<double, false, 5>,
+    BasketPath<float, false, 6>, BasketPath<double, false, 6>, BasketPath<float, false, 7>, BasketPath<double, false, 7>,
+    BasketPath<float, false, 8>, BasketPath<double, false, 8>>;
 using American = KernelList<option::AmericanPath<float>, option::AmericanPath<double>,  //
                             option::AmericanPath<float, true>, option::AmericanPath<double, true>>;  // with Greeks
 using ShortRate = KernelList<rates::ShortRatePath<float, 1>, rates::ShortRatePath<double, 1>,
@@ -63,8 +72,8 @@ using Hybrid = KernelList<HybridPath<float, 1, false>, HybridPath<double, 1, fal
 using HestonHybrid = KernelList<HybridPath<float, 1, true>, HybridPath<double, 1, true>,  // Heston-Hull-White
                                 HybridPath<float, 2, true>, HybridPath<double, 2, true>>;
 
-using Families = std::tuple<European, GbmSteps, GreekSteps, ControlSteps, SobolSteps, HestonSteps, LocalVolSteps, CevSteps, MertonSteps,
-                            BatesSteps, CashSteps, Basket, American, ShortRate, Hybrid, HestonHybrid>;
+using Families = std::tuple<European, GbmSteps, GreekSteps, ControlSteps, SobolSteps, HestonSteps, HestonGreekSteps, LocalVolSteps, CevSteps, MertonSteps,
+                            BatesSteps, CashSteps, Basket, BasketGreeks, American, ShortRate, Hybrid, HestonHybrid>;
 }  // namespace kernels
 
 using PathKernel = KernelVariant<kernels::Families>;

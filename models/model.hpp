@@ -2,6 +2,7 @@
 // summed tally, its analytic references and a path kernel to run. The maths stays
 // behind kernel() and summarise().
 #pragma once
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -51,6 +52,8 @@ struct GreekBump {
   std::string greek, key;
   double value, step;
   Scheme scheme;
+  // The key's value at x where it is not x itself (a matrix entry: the whole matrix).
+  std::function<std::string(double)> text = nullptr;
 };
 
 class Model {

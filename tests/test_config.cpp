@@ -224,8 +224,9 @@ TEST_CASE("set reaches an item of a list by its number", "[config][basket]") {
   CHECK(spec.assets[1].volatility == 0.45);
   CHECK(spec.assets[0].volatility != 0.45);
   CHECK(has_line(errors_of(kBasket, {"model.process.assets.2.spot=50"}), "the list has no item 2 (it holds 2, numbered from 0)"));
-  // Greeks of a basket are per asset, by bumps of these keys.
-  const auto greeks = io::load_job_text(kBasket, "job.yaml", {"model.greeks=[delta, vega]"}).model->greek_bumps();
+  // Greeks of a basket are per asset, by bumps of these keys (where the path does not score them).
+  const auto greeks =
+      io::load_job_text(kBasket, "job.yaml", {"model.greeks=[delta, vega]", "model.greek_method=bump"}).model->greek_bumps();
   REQUIRE(greeks.size() == 4);
   CHECK(greeks[1].greek == "delta_B");
   CHECK(greeks[1].key == "model.process.assets.1.spot");

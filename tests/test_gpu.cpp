@@ -243,6 +243,18 @@ TEST_CASE("path-dependent, Heston, Sobol, basket, Bermudan, jump, forward-start,
       basket + "  instrument: { type: basket, payoff: max, option: put, strike: 105, maturity: 1 }\n"
       "  variance_reduction: [antithetic]\n",
       basket + "  instrument: { type: basket, payoff: min, option: call, strike: 90, maturity: 2 }\n",
+      // Heston paths scoring their Greeks: pathwise, and by likelihood ratio.
+      "  process: { type: heston, spot: 100, rate: 0.01, v0: 0.04, kappa: 4, theta: 0.25, xi: 1, rho: -0.5 }\n"
+      "  instrument: { type: asian, average: arithmetic, fixings: 24, option: call, strike: 100, maturity: 1 }\n"
+      "  greeks: [delta, gamma, rho, dividend_rho]\n  variance_reduction: [antithetic]\n",
+      "  process: { type: heston, spot: 100, rate: 0.01, v0: 0.04, kappa: 4, theta: 0.25, xi: 1, rho: -0.5, scheme: euler }\n"
+      "  instrument: { type: barrier, option: put, strike: 100, maturity: 1, barrier: 115, kind: up-and-in }\n  steps: 25\n"
+      "  greeks: [delta, gamma]\n",
+      // Baskets scoring every asset's and pair's Greeks on the path.
+      basket + "  instrument: { type: basket, payoff: average, option: call, strike: 100, maturity: 1 }\n"
+      "  greeks: [delta, gamma, vega, rho, dividend_rho, correlation]\n",
+      basket + "  instrument: { type: basket, payoff: max, option: put, strike: 105, maturity: 1 }\n"
+      "  greeks: [delta, gamma, vega, rho, dividend_rho, correlation]\n  variance_reduction: [antithetic]\n",
       gbm + "  instrument: { type: bermudan, exercise_dates: 20, option: put, strike: 105, maturity: 1 }\n"
       "  regression_paths: 4096\n  variance_reduction: [antithetic]\n",
       gbm + "  instrument: { type: american, option: put, strike: 100, maturity: 1 }\n  steps: 25\n"

@@ -1,7 +1,8 @@
-// Greeks that stepped GBM paths score in the pass that prices them (pathwise, or by
-// likelihood ratio where the payoff jumps), on the CPU backend: against central
-// differences of the closed forms where there are closed forms, and against bump
-// and revalue on the same random numbers elsewhere; and the keys that choose them.
+// Greeks that stepped GBM paths, Bermudans and baskets score in the pass that
+// prices them (pathwise, or by likelihood ratio where the payoff jumps), on the CPU
+// backend: against central differences of the closed forms where there are closed
+// forms, and against bump and revalue on the same random numbers elsewhere; and the
+// keys that choose them.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -34,8 +35,23 @@ bool bumped(const io::Results& r, const std::string& greek) {
   return std::any_of(d.begin(), d.end(), [&](const auto& x) { return x.first == greek + "_bump"; });
 }
 
-// Every Greek named has an estimate, scored on the path unless listed as bumped,
-// within 4 standard errors (and the difference's own error) of its reference.
+// Each named Greek of a run has an estimate, scored on the path unless listed as
+// bumped, within 4 standard errors (and the difference's own error) of its reference.
+void check_run_against_references(const io::Results& r, const std::vector<std::string>& greeks,
+                                  const std::vector<std::string>& by_bump = {}) {
+  for (const auto& g : greeks) {
+    INFO(g);
+    const auto* e = estimate(r, g);
+    const auto* ref = reference(r, g);
+    REQUIRE(e);
+    REQUIRE(ref);
+    CHECK(bumped(r, g) == (std::find(by_bump.begin(), by_bump.end(), g) != by_bump.end()));
+    CHECK(std::fabs(e->value - ref->value) <= 4 * e->std_error + ref->tolerance + 1e-9);
+    CHECK(ref->tolerance < 0.01 * std::fabs(ref->value) + 1e-6);  // a difference this coarse tests nothing
+  }
+}
+
+// The same for a GBM instrument, in float and double, plain and antithetic.
 void check_against_references(const std::string& instrument, const std::vector<std::string>& greeks,
                               const std::vector<std::string>& by_bump = {}) {
   std::string list;
@@ -45,26 +61,18 @@ void check_against_references(const std::string& instrument, const std::vector<s
       INFO(instrument << " " << precision << " " << vr);
       const auto r = run_cpu(kGbm + instrument, {std::string("run.precision=") + precision,
                                                  std::string("model.variance_reduction=") + vr, "model.greeks=[" + list + "]"});
-      for (const auto& g : greeks) {
-        INFO(g);
-        const auto* e = estimate(r, g);
-        const auto* ref = reference(r, g);
-        REQUIRE(e);
-        REQUIRE(ref);
-        CHECK(bumped(r, g) == (std::find(by_bump.begin(), by_bump.end(), g) != by_bump.end()));
-        CHECK(e->std_error > 0);
-        CHECK(std::fabs(e->value - ref->value) <= 4 * e->std_error + ref->tolerance);
-        CHECK(ref->tolerance < 0.01 * std::fabs(ref->value) + 1e-6);  // a difference this coarse tests nothing
-      }
+      for (const auto& g : greeks) CHECK(estimate(r, g)->std_error > 0);
+      check_run_against_references(r, greeks, by_bump);
     }
 }
 
-// Path Greeks and bump-and-revalue ones of the same job, within 4 of their combined errors.
-void check_against_bumps(const std::string& instrument, const std::vector<std::string>& greeks) {
-  const auto path = run_cpu(kGbm + instrument, {kAll});
-  const auto bump = run_cpu(kGbm + instrument, {kAll, "model.greek_method=bump"});
+// Path Greeks and bump-and-revalue ones of the same job (asking for `asked`),
+// within 4 of their combined errors.
+void check_job_against_bumps(const std::string& job, const std::string& asked, const std::vector<std::string>& greeks) {
+  const auto path = run_cpu(job, {asked});
+  const auto bump = run_cpu(job, {asked, "model.greek_method=bump"});
   for (const auto& g : greeks) {
-    INFO(instrument << " " << g);
+    INFO(job << " " << g);
     const auto *p = estimate(path, g), *b = estimate(bump, g);
     REQUIRE(p);
     REQUIRE(b);
@@ -72,6 +80,9 @@ void check_against_bumps(const std::string& instrument, const std::vector<std::s
     CHECK(bumped(bump, g));
     CHECK(std::fabs(p->value - b->value) <= 4 * std::hypot(p->std_error, b->std_error));
   }
+}
+void check_against_bumps(const std::string& instrument, const std::vector<std::string>& greeks) {
+  check_job_against_bumps(kGbm + instrument, kAll, greeks);
 }
 }  // namespace
 
@@ -86,7 +97,7 @@ TEST_CASE("path Greeks of Asians, forward starts and cliquets agree with their c
                            {"vega", "rho", "dividend_rho"});
 }
 
-TEST_CASE("path Greeks of continuous barriers and lookbacks agree with their closed forms; their gamma is bumped",
+TEST_CASE("path Greeks of continuous barriers and lookbacks agree with their closed forms, their gamma bumped",
           "[greeks]") {
   check_against_references(
       "  instrument: { type: barrier, option: call, strike: 100, maturity: 1, barrier: 85, kind: down-and-out, monitoring: continuous, rebate: 2 }\n  steps: 50\n",
@@ -177,5 +188,108 @@ TEST_CASE("a Bermudan's path Greeks, its exercise dates held, agree with the tre
       // case's worst, rho, is 1.3% off).
       CHECK(std::fabs(estimate(r, g)->value - value) <= 4 * estimate(r, g)->std_error + 0.02 * std::fabs(value));
     }
+  }
+}
+
+namespace {
+// A basket's Greeks, every kind, on the path or by bump and revalue.
+const std::string kBasketGreeks = "model.greeks=[delta, gamma, vega, rho, dividend_rho, correlation]";
+std::string basket_job(const std::string& assets, const std::string& correlation, const std::string& instrument) {
+  return "run: { name: t, paths: 400_000, seed: 43, chunk_paths: 16384, precision: double }\nmodel:\n  type: option\n"
+         "  process:\n    rate: 0.04\n    assets: " + assets + "\n    correlation: " + correlation + "\n"
+         "  instrument: " + instrument + "\n";
+}
+const std::string kTwoAssets = "[{ name: A, spot: 100, volatility: 0.3, dividend: 0.02 }, { name: B, spot: 90, volatility: 0.2 }]";
+const std::string kFourAssets =
+    "[{ name: A, spot: 100, volatility: 0.25, dividend: 0.01 }, { name: B, spot: 95, volatility: 0.3 },"
+    " { name: C, spot: 110, volatility: 0.2, dividend: 0.02 }, { name: D, spot: 105, volatility: 0.35 }]";
+const std::string kFourCorrelations = "[[1, 0.5, 0.3, 0.2], [0.5, 1, 0.4, 0.1], [0.3, 0.4, 1, 0.25], [0.2, 0.1, 0.25, 1]]";
+std::vector<std::string> basket_greek_names(const std::vector<std::string>& assets) {
+  std::vector<std::string> out{"rho"};
+  for (const char* g : {"delta", "gamma", "vega", "dividend_rho"})
+    for (const auto& a : assets) out.push_back(std::string(g) + "_" + a);
+  for (std::size_t a = 0; a < assets.size(); ++a)
+    for (std::size_t b = a + 1; b < assets.size(); ++b) out.push_back("correlation_" + assets[a] + "_" + assets[b]);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("a two-asset basket's path Greeks agree with differences of its exact price", "[greeks][basket]") {
+  const auto names = basket_greek_names({"A", "B"});
+  for (const char* instrument : {"{ type: basket, payoff: exchange, option: call, maturity: 1 }",
+                                 "{ type: basket, payoff: max, option: call, strike: 100, maturity: 1 }",
+                                 "{ type: basket, payoff: average, option: put, strike: 100, maturity: 1.5 }"})
+    for (const char* precision : {"float", "double"})
+      for (const char* vr : {"[]", "[antithetic]"}) {
+        INFO(instrument << " " << precision << " " << vr);
+        const auto r = run_cpu(basket_job(kTwoAssets, "[[1, 0.6], [0.6, 1]]", instrument),
+                               {kBasketGreeks, std::string("run.precision=") + precision, std::string("model.variance_reduction=") + vr});
+        check_run_against_references(r, names);  // the exchange's rho: 0 up to rounding
+      }
+}
+
+TEST_CASE("a four-asset basket's path Greeks agree with bump and revalue on the same random numbers",
+          "[greeks][basket]") {
+  const auto names = basket_greek_names({"A", "B", "C", "D"});
+  for (const char* instrument : {"{ type: basket, payoff: average, option: call, strike: 100, maturity: 1 }",
+                                 "{ type: basket, payoff: max, option: call, strike: 115, maturity: 1 }",
+                                 "{ type: basket, payoff: min, option: put, strike: 95, maturity: 2 }"})
+    check_job_against_bumps(basket_job(kFourAssets, kFourCorrelations, instrument), kBasketGreeks, names);
+}
+
+TEST_CASE("baskets the path cannot differentiate bump, and correlation Greeks are a basket's", "[greeks][basket][config]") {
+  // Perfectly correlated assets: no likelihood-ratio weight, so every Greek bumps.
+  const auto singular = run_cpu(basket_job(kTwoAssets, "[[1, 1], [1, 1]]", "{ type: basket, payoff: average, option: call, strike: 95, maturity: 1 }"),
+                                {"model.greeks=[delta, vega]"});
+  CHECK(bumped(singular, "delta_A"));
+  CHECK(bumped(singular, "vega_B"));
+  // A control variate keeps its kernel; the Greeks bump.
+  const auto control = run_cpu(basket_job(kTwoAssets, "[[1, 0.3], [0.3, 1]]", "{ type: basket, payoff: average, option: call, strike: 95, maturity: 1 }"),
+                               {"model.greeks=[delta, correlation]", "model.variance_reduction=[control_variate]"});
+  CHECK(bumped(control, "delta_A"));
+  CHECK(bumped(control, "correlation_A_B"));
+  CHECK(estimate(control, "correlation_A_B")->std_error > 0);
+  CHECK(has_line(errors_of(kGbm + "  instrument: { type: european, option: call, strike: 100, maturity: 1 }\n",
+                           {"model.greeks=[correlation]"}),
+                 "correlation sensitivities are a basket's"));
+}
+
+namespace {
+const std::string kHeston =
+    "run: { name: t, paths: 400_000, seed: 47, chunk_paths: 16384, precision: double }\nmodel:\n  type: option\n"
+    "  process: { type: heston, spot: 100, rate: 0.01, dividend: 0.02, v0: 0.04, kappa: 4, theta: 0.25, xi: 1, rho: -0.5 }\n";
+const std::string kHestonGreeks = "model.greeks=[delta, gamma, rho, dividend_rho]";
+}  // namespace
+
+TEST_CASE("Heston path Greeks agree with differences of the characteristic-function price", "[greeks][heston]") {
+  for (const char* scheme : {"qe", "euler"})
+    for (const char* vr : {"[]", "[antithetic]"})
+      for (const char* instrument : {"{ type: european, option: call, strike: 100, maturity: 1 }",
+                                     "{ type: european, option: put, strike: 90, maturity: 1 }"}) {
+        INFO(scheme << " " << vr << " " << instrument);
+        const auto r = run_cpu(kHeston + "  instrument: " + instrument + "\n  steps: 50\n",
+                               {kHestonGreeks, std::string("model.process.scheme=") + scheme,
+                                std::string("model.variance_reduction=") + vr});
+        // 50 steps a year: the schemes' bias is well inside these errors (validation/heston.yaml).
+        check_run_against_references(r, {"delta", "gamma", "rho", "dividend_rho"});
+      }
+}
+
+TEST_CASE("Heston path Greeks agree with bump and revalue on the same random numbers, its likelihood ratio weighing the spot only",
+          "[greeks][heston]") {
+  // Pathwise: an arithmetic average, and the deltas and rates of a discrete lookback.
+  check_job_against_bumps(kHeston + "  instrument: { type: asian, average: arithmetic, fixings: 12, option: call, strike: 100, maturity: 1 }\n",
+                          kHestonGreeks, {"delta", "gamma", "rho", "dividend_rho"});
+  check_job_against_bumps(kHeston + "  instrument: { type: lookback, strike_type: fixed, option: call, strike: 110, maturity: 1 }\n  steps: 24\n",
+                          "model.greeks=[delta, rho, dividend_rho]", {"delta", "rho", "dividend_rho"});
+  // Likelihood ratio: discretely watched barriers, their rates bumped.
+  for (const char* instrument :
+       {"{ type: barrier, option: call, strike: 100, maturity: 1, barrier: 80, kind: down-and-out, rebate: 1 }",
+        "{ type: barrier, option: put, strike: 100, maturity: 1, barrier: 115, kind: up-and-in }"}) {
+    const std::string job = kHeston + "  instrument: " + instrument + "\n  steps: 24\n";
+    check_job_against_bumps(job, kHestonGreeks, {"delta", "gamma"});
+    const auto r = run_cpu(job, {kHestonGreeks});
+    CHECK(bumped(r, "rho"));
+    CHECK(bumped(r, "dividend_rho"));
   }
 }

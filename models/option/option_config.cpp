@@ -419,13 +419,15 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   }
   check_hybrid(model, inst, s);
   check_cash_dividends(model, s);
-  s.greeks = model.choices("greeks", {"delta", "gamma", "vega", "rho", "dividend_rho", "theta"});
+  s.greeks = model.choices("greeks", {"delta", "gamma", "vega", "rho", "dividend_rho", "theta", "correlation"});
   s.bump_greeks = model.choice("greek_method", {"path", "bump"}, std::string("path")) == "bump";
   for (const auto& g : s.greeks) {
     if (g == "vega" && (!s.gbm() || !s.vol_term.is_flat()))
       model.error("greeks", "vega bumps one flat GBM volatility (under " + name_of(s.process) +
                                 (s.gbm() ? " with a term structure" : s.jumping ? " with jumps" : "") +
                                 ", bump its inputs with --set and compare)");
+    if (g == "correlation" && !s.multi_asset())
+      model.error("greeks", "correlation sensitivities are a basket's, one per pair of model.process.assets");
     if (g == "rho" && s.market.has_discount)
       model.error("greeks", "rho bumps the flat model.process.rate (with a discount curve, bump its rates with --set)");
     if (g == "dividend_rho" && s.market.has_dividend_yield)
@@ -490,8 +492,9 @@ const std::vector<io::KeySchema>& option_keys() {
        "American and Bermudan: paths of the Longstaff-Schwartz fit, apart from the pricing paths"},
       {"model.variance_reduction", "list, each one of", "-", "antithetic, control_variate, sobol",
        "antithetic pairs, the control variate of the payoff family, scrambled Sobol points"},
-      {"model.greeks", "list, each one of", "-", "delta, gamma, vega, rho, dividend_rho, theta",
-       "sensitivities estimated on the same paths (pathwise or bump and revalue)"},
+      {"model.greeks", "list, each one of", "-", "delta, gamma, vega, rho, dividend_rho, theta, correlation",
+       "sensitivities estimated on the same paths (pathwise or bump and revalue); a basket's per asset, "
+       "correlation per pair of assets"},
       {"model.greek_method", "one of", "path", "path, bump",
        "path: Greeks scored on each path (pathwise or likelihood ratio) where the path can, else bump and revalue; "
        "bump: bump and revalue on the same random numbers for all"},

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <stdexcept>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -172,14 +173,15 @@ BasketPayoff basket_payoff(BasketKind b) {
   }
 }
 
-template <class Real, bool Control>
-BasketPath<Real, Control> make_basket_path(const OptionSpec& s) {
-  BasketPath<Real, Control> k{};
+template <class Real, bool Control, int N = 0>
+BasketPath<Real, Control, N> make_basket_path(const OptionSpec& s) {
+  BasketPath<Real, Control, N> k{};
   const std::size_t n = s.assets.size();
   double total_weight = 0;
   for (double w : s.weights) total_weight += w;
   k.payoff = basket_payoff(s.basket);
   k.assets = static_cast<int>(n);
+  const double root_t = std::sqrt(s.maturity);
   for (std::size_t a = 0; a < n; ++a) {
     const Asset& x = s.assets[a];
     k.log_forward[a] = static_cast<Real>(std::log(x.spot) +
@@ -187,14 +189,62 @@ BasketPath<Real, Control> make_basket_path(const OptionSpec& s) {
     k.weight[a] = static_cast<Real>(s.weights[a]);
     k.geometric_weight[a] = static_cast<Real>(s.weights[a] / total_weight);
     for (std::size_t b = 0; b <= a; ++b)
-      k.factor[a][b] = static_cast<Real>(x.volatility * std::sqrt(s.maturity) * s.cholesky[a * n + b]);
+      k.factor[a][b] = static_cast<Real>(x.volatility * root_t * s.cholesky[a * n + b]);
   }
   k.total_weight = static_cast<Real>(total_weight);
   k.strike = static_cast<Real>(s.strike);
   k.sign = s.call ? Real(1) : Real(-1);
   k.discount = static_cast<Real>(std::exp(-s.rate * s.maturity));
   k.antithetic = s.antithetic;
+  if constexpr (N != 0) {
+    // A^-1 by forward substitution (A lower triangular, its pivots clear of zero:
+    // basket_greeks_on_path), in double; the kernel takes its transpose.
+    const auto factor = [&](std::size_t a, std::size_t b) { return s.assets[a].volatility * root_t * s.cholesky[a * n + b]; };
+    std::vector<std::vector<double>> inverse(n, std::vector<double>(n, 0.0));
+    for (std::size_t i = 0; i < n; ++i) {
+      inverse[i][i] = 1 / factor(i, i);
+      for (std::size_t j = 0; j < i; ++j) {
+        double sum = 0;
+        for (std::size_t m = j; m < i; ++m) sum += factor(i, m) * inverse[m][j];
+        inverse[i][j] = -sum / factor(i, i);
+      }
+    }
+    auto& g = k.greek;
+    for (std::size_t a = 0; a < n; ++a) {
+      const double vol = s.assets[a].volatility;
+      g.inv_spot[a] = static_cast<Real>(1 / s.assets[a].spot);
+      g.inv_vol[a] = static_cast<Real>(1 / vol);
+      g.vol_t[a] = static_cast<Real>(vol * s.maturity);
+      for (std::size_t b = 0; b < n; ++b) {
+        g.score[a][b] = static_cast<Real>(b >= a ? inverse[b][a] : 0.0);
+        g.covariance[a][b] = static_cast<Real>(vol * s.assets[b].volatility * s.maturity);
+      }
+    }
+    g.maturity = static_cast<Real>(s.maturity);
+  }
   return k;
+}
+
+// The Greek-scoring basket kernel of the job's size (2 .. kMaxPathGreekAssets assets).
+template <class Real, int N = 2>
+PathKernel basket_greek_kernel(const OptionSpec& s) {
+  if constexpr (N > kMaxPathGreekAssets) {
+    throw std::logic_error("no path-Greek kernel for a basket of " + std::to_string(s.assets.size()) + " assets");
+  } else {
+    if (s.assets.size() == static_cast<std::size_t>(N)) return PathKernel(make_basket_path<Real, false, N>(s));
+    return basket_greek_kernel<Real, N + 1>(s);
+  }
+}
+
+// A basket's path Greeks need its size compiled (kMaxPathGreekAssets) and the
+// likelihood-ratio weight A^-T Z: volatilities above zero and a correlation matrix
+// clear of singular (no asset a combination of the others).
+bool basket_greeks_on_path(const OptionSpec& s) {
+  const std::size_t n = s.assets.size();
+  if (n < 2 || n > static_cast<std::size_t>(kMaxPathGreekAssets) || s.control_variate) return false;
+  for (std::size_t a = 0; a < n; ++a)
+    if (s.cholesky[a * n + a] < 1e-6 || s.assets[a].volatility <= 0) return false;
+  return true;
 }
 
 template <class Real, bool Greeks>
@@ -230,16 +280,20 @@ OptionModel::OptionModel(OptionSpec spec) : spec_(std::move(spec)), tables_(make
 
 
 // The Greeks a path scores itself, in the pass that prices it: a European's or
-// digital's on flat inputs (EuropeanPath), a stepped GBM payoff's without a control
-// or Sobol points (StepPath with Greeks), an American's or Bermudan's with its
-// exercise dates held (AmericanPath with Greeks). Theta, the gamma of payoffs whose path
-// starts at the spot (lookbacks, continuous barriers), and every Greek of other
-// paths or under `greek_method: bump` come by bump and revalue.
+// digital's on flat inputs (EuropeanPath), a stepped GBM or Heston payoff's without a
+// control or Sobol points (StepPath with Greeks), an American's or Bermudan's with its
+// exercise dates held (AmericanPath with Greeks), a basket's per asset and pair of
+// assets (BasketPath with Greeks). Theta, the gamma of payoffs whose path starts at
+// the spot (lookbacks, continuous barriers), and every Greek of other paths or
+// under `greek_method: bump` come by bump and revalue.
 std::vector<std::string> OptionModel::path_greeks() const {
   const OptionSpec& s = spec_;
   std::vector<std::string> out;
-  if (s.bump_greeks || !s.gbm() || s.multi_asset() || s.sobol || s.hybrid() || s.market.has_cash()) return out;
-  if (s.early_exercise()) {
+  // Heston's scores divide by the log spot's own deviation, which |rho| = 1 leaves at 0.
+  const bool heston = s.heston() && !s.jumping && std::fabs(s.rho) < 1;
+  if (s.bump_greeks || !(s.gbm() || heston) || s.sobol || s.hybrid() || s.market.has_cash()) return out;
+  if (s.early_exercise() || s.multi_asset()) {
+    if (s.multi_asset() && !basket_greeks_on_path(s)) return out;
     for (const auto& g : s.greeks)
       if (g != "theta") out.push_back(g);
     return out;
@@ -249,13 +303,27 @@ std::vector<std::string> OptionModel::path_greeks() const {
                   : s.term_structure())
     return out;
   const bool no_gamma = s.stepped() && (s.instrument == Instrument::Lookback || (knocked && s.continuous));
+  // Heston's likelihood ratio (digitals, discrete barriers) weighs the spot only.
+  const bool spot_only = heston && (s.instrument == Instrument::Digital || knocked);
   for (const auto& g : s.greeks)
-    if (g != "theta" && !(no_gamma && g == "gamma")) out.push_back(g);
+    if (g != "theta" && !(no_gamma && g == "gamma") && !(spot_only && g != "delta" && g != "gamma")) out.push_back(g);
   return out;
 }
 
-// What a Greek-scoring path tallies after the price, in its order.
-const std::vector<std::string> kPathGreeks{"delta", "gamma", "vega", "rho", "dividend_rho"};
+// What a Greek-scoring path tallies after the price, in its order: a basket's per
+// asset (delta_<asset>, ...) and per pair of assets (correlation_<a>_<b>).
+std::vector<std::string> OptionModel::path_greek_outputs() const {
+  if (!spec_.multi_asset()) return {"delta", "gamma", "vega", "rho", "dividend_rho"};
+  const auto& assets = spec_.assets;
+  std::vector<std::string> out;
+  for (const char* g : {"delta", "gamma", "vega"})
+    for (const Asset& a : assets) out.push_back(std::string(g) + "_" + a.name);
+  out.push_back("rho");
+  for (const Asset& a : assets) out.push_back("dividend_rho_" + a.name);
+  for (std::size_t a = 0; a < assets.size(); ++a)
+    for (std::size_t b = a + 1; b < assets.size(); ++b) out.push_back("correlation_" + assets[a].name + "_" + assets[b].name);
+  return out;
+}
 
 // The kernel's outputs, in its order: the price, then a control and its product
 // with the price, or the path Greeks; last, the first path of each antithetic pair
@@ -264,7 +332,10 @@ std::vector<std::string> OptionModel::path_outputs() const {
   const OptionSpec& s = spec_;
   std::vector<std::string> out{"price"};
   if (s.control_variate) out.insert(out.end(), {"control", "price_x_control"});
-  if (!path_greeks().empty()) out.insert(out.end(), kPathGreeks.begin(), kPathGreeks.end());
+  if (!path_greeks().empty()) {
+    const auto greeks = path_greek_outputs();
+    out.insert(out.end(), greeks.begin(), greeks.end());
+  }
   const bool pairs_at_run_time = s.multi_asset() || s.early_exercise();
   if (pairs_at_run_time || s.antithetic) out.push_back("price_single");
   return out;
@@ -316,9 +387,15 @@ Summary OptionModel::summarise(const std::vector<double>& total) const {
   } else {
     out.estimates.push_back(all[0]);
   }
-  const auto wanted = path_greeks();  // the path scores all five; report those asked for
+  // The path scores every Greek it can; report those asked for (delta_<asset> is a delta).
+  const auto wanted = path_greeks();
+  const auto asked = [&](const std::string& name) {
+    return std::any_of(wanted.begin(), wanted.end(), [&](const std::string& g) {
+      return name == g || (spec_.multi_asset() && name.rfind(g + "_", 0) == 0);
+    });
+  };
   for (const auto& e : all)
-    if (std::find(wanted.begin(), wanted.end(), e.name) != wanted.end()) out.estimates.push_back(e);
+    if (asked(e.name)) out.estimates.push_back(e);
   if (spec_.antithetic)
     out.diagnostics.emplace_back("antithetic_variance_reduction_factor",
                                  reduce::antithetic_variance_reduction(total, 0, static_cast<int>(names.size()) - 1));
@@ -351,6 +428,24 @@ std::vector<GreekBump> OptionModel::greek_bumps() const {
     if (g == "dividend_rho")
       for (const auto& [at, asset] : assets)
         out.push_back({asset ? g + "_" + asset->name : g, at + "dividend", asset ? asset->dividend : p.dividend, 0.001, S::Central});
+    if (g == "correlation")  // each pair's entry, and its mirror, of the whole matrix
+      for (std::size_t a = 0; a < p.assets.size(); ++a)
+        for (std::size_t b = a + 1; b < p.assets.size(); ++b) {
+          GreekBump bump{"correlation_" + p.assets[a].name + "_" + p.assets[b].name, "model.process.correlation",
+                         p.correlation[a][b], 0.01, S::Central};
+          bump.text = [c = p.correlation, a, b](double x) {
+            auto m = c;
+            m[a][b] = m[b][a] = x;
+            std::string rows;
+            for (const auto& row : m) {
+              std::string r;
+              for (double v : row) r += (r.empty() ? "" : ", ") + fmt::format("{:.17g}", v);
+              rows += (rows.empty() ? "[" : ", [") + r + "]";
+            }
+            return "[" + rows + "]";
+          };
+          out.push_back(bump);
+        }
     if (g == "theta") out.push_back({g, "model.instrument.maturity", p.maturity, std::min(1.0 / 365, p.maturity / 10), S::Decay});
   }
   return out;
@@ -367,6 +462,7 @@ PathKernel OptionModel::kernel(const KernelSetup& setup) const {
   }
   if (spec_.multi_asset()) {
     const bool f = precision == Precision::Float;
+    if (!path_greeks().empty()) return f ? basket_greek_kernel<float>(spec_) : basket_greek_kernel<double>(spec_);
     if (spec_.control_variate) return f ? PathKernel(make_basket_path<float, true>(spec_)) : PathKernel(make_basket_path<double, true>(spec_));
     return f ? PathKernel(make_basket_path<float, false>(spec_)) : PathKernel(make_basket_path<double, false>(spec_));
   }
@@ -380,10 +476,18 @@ PathKernel OptionModel::kernel(const KernelSetup& setup) const {
     };
     return spec_.heston() ? with(std::true_type{}) : with(std::false_type{});
   }
-  // Paths other than GBM's on its fixings: plain or antithetic, no control or Sobol points.
+  // Paths other than GBM's on its fixings: plain or antithetic, no control or Sobol
+  // points; Heston's with its path Greeks.
   const auto with = [&](auto dynamics) -> PathKernel {
     constexpr Dynamics D = decltype(dynamics)::value;
     const bool f = precision == Precision::Float;
+    if constexpr (D == Dynamics::Heston)
+      if (!path_greeks().empty()) {
+        if (spec_.antithetic) return f ? PathKernel(make_step_path<float, 2, false, false, D, true>(spec_, setup, t))
+                                       : PathKernel(make_step_path<double, 2, false, false, D, true>(spec_, setup, t));
+        return f ? PathKernel(make_step_path<float, 1, false, false, D, true>(spec_, setup, t))
+                 : PathKernel(make_step_path<double, 1, false, false, D, true>(spec_, setup, t));
+      }
     if (spec_.antithetic) return f ? PathKernel(make_step_path<float, 2, false, false, D>(spec_, setup, t))
                                    : PathKernel(make_step_path<double, 2, false, false, D>(spec_, setup, t));
     return f ? PathKernel(make_step_path<float, 1, false, false, D>(spec_, setup, t))
@@ -434,6 +538,7 @@ EstimateInfo OptionModel::describe_estimate(const std::string& name) const {
   if (is("rho")) return {"paths", "per unit of rate"};
   if (is("dividend_rho")) return {"paths", "per unit of dividend yield"};
   if (is("theta")) return {"paths", "per year"};
+  if (is("correlation")) return {"paths", "per unit of correlation"};
   return {"paths", ""};
 }
 

@@ -158,6 +158,7 @@ class OptionModel : public Model {
 
  private:
   std::vector<std::string> path_greeks() const;
+  std::vector<std::string> path_greek_outputs() const;
   std::vector<std::string> path_outputs() const;
   OptionSpec spec_;
   StepTables tables_;

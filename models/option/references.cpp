@@ -59,22 +59,32 @@ double two_asset_value(const OptionSpec& s, const TwoAssetInput& two) {
   return two_asset_price(two, p, s.weights[0], spread ? -s.weights[1] : s.weights[1], s.strike, s.call);
 }
 
-// Its Greeks by differences of the exact price.
+// Its Greeks by differences of the exact price: per asset delta, gamma, vega and
+// dividend rho, the rho and the correlation sensitivity.
 std::vector<Reference> two_asset_greeks(const OptionSpec& s) {
   std::vector<Reference> out;
   const TwoAssetInput base = two_asset_input(s);
   const double mid = two_asset_value(s, base);
-  for (const auto& g : s.greeks)
+  const auto add = [&](const std::string& name, double TwoAssetInput::*field, double h, bool second) {
+    const auto moved = [&](double step) {
+      TwoAssetInput in = base;
+      in.*field += step;
+      return two_asset_value(s, in);
+    };
+    out.push_back(difference(name, moved, mid, h, second));
+  };
+  const std::string pair = s.assets[0].name + "_" + s.assets[1].name;
+  for (const auto& g : s.greeks) {
+    if (g == "rho") add(g, &TwoAssetInput::rate, 0.001, false);
+    if (g == "correlation") add("correlation_" + pair, &TwoAssetInput::rho, 0.01, false);
     for (int a = 0; a < 2; ++a) {
-      if (g != "delta" && g != "gamma" && g != "vega") continue;
-      const auto moved = [&](double step) {
-        TwoAssetInput in = base;
-        (g == "vega" ? (a ? in.vol2 : in.vol1) : (a ? in.spot2 : in.spot1)) += step;
-        return two_asset_value(s, in);
-      };
-      const double h = g == "vega" ? 0.01 : 0.01 * s.assets[a].spot;
-      out.push_back(difference(g + "_" + s.assets[a].name, moved, mid, h, g == "gamma"));
+      const std::string name = g + "_" + s.assets[a].name;
+      if (g == "delta" || g == "gamma")
+        add(name, a ? &TwoAssetInput::spot2 : &TwoAssetInput::spot1, 0.01 * s.assets[a].spot, g == "gamma");
+      if (g == "vega") add(name, a ? &TwoAssetInput::vol2 : &TwoAssetInput::vol1, 0.01, false);
+      if (g == "dividend_rho") add(name, a ? &TwoAssetInput::q2 : &TwoAssetInput::q1, 0.001, false);
     }
+  }
   return out;
 }
 
@@ -198,11 +208,12 @@ std::vector<Reference> price_references(const OptionSpec& s) {
   return {};
 }
 
-// The Greeks of an exact closed form on flat single-asset GBM inputs, by its
-// differences. Theta is left to its own reference.
+// The Greeks of an exact closed form on flat single-asset GBM or Heston inputs, by
+// its differences. Theta is left to its own reference.
 std::vector<Reference> difference_greeks(const OptionSpec& s, const std::vector<Reference>& have) {
   std::vector<Reference> out;
-  if (!s.gbm() || s.multi_asset() || s.term_structure() || s.market.has_cash() || s.hybrid()) return out;
+  const bool heston = s.heston() && !s.jumping;
+  if (!(s.gbm() || heston) || s.multi_asset() || s.term_structure() || s.market.has_cash() || s.hybrid()) return out;
   const auto base = price_references(s);
   if (base.empty() || base[0].tolerance != 0) return out;
   const double mid = base[0].value;
@@ -210,7 +221,7 @@ std::vector<Reference> difference_greeks(const OptionSpec& s, const std::vector<
   const double spot_step = std::min(0.01 * s.spot, s.knock == KnockKind::None ? INFINITY : 0.25 * std::fabs(s.spot - s.barrier));
   for (const auto& g : s.greeks) {
     const auto given = [&g](const Reference& r) { return r.name == g; };
-    if (g == "theta" || std::any_of(have.begin(), have.end(), given)) continue;
+    if (g == "theta" || (heston && g == "vega") || std::any_of(have.begin(), have.end(), given)) continue;
     double OptionSpec::*field = g == "vega" ? &OptionSpec::volatility
                                 : g == "rho" ? &OptionSpec::rate
                                 : g == "dividend_rho" ? &OptionSpec::dividend

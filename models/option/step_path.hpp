@@ -10,12 +10,16 @@
 // Written once for both backends; one thread walks the G paths of a stream group,
 // one Philox block per step giving each path its normal, or (Sobol) scrambled Sobol
 // points through the Brownian bridge giving it.
-// With Greeks (GBM only), each path also scores delta, gamma, vega, rho and
+// With Greeks (GBM and Heston), each path also scores delta, gamma, vega, rho and
 // dividend rho: pathwise where the payoff is Lipschitz in the path (the tangent of
 // the log spot, and of the payoff's state, carried along each step), by likelihood
 // ratio (the payoff times the score of the path's normals) for digitals and
 // discretely watched barriers, whose payoffs jump; gamma is the likelihood ratio of
-// the pathwise delta.
+// the pathwise delta. Heston's variance does not move with the spot or the rates, so
+// its log spot's tangents in them are GBM's (1, and the time), and its scores are the
+// log spot's own normals over their step's standard deviation given the variance's
+// (HestonStep::advance); it scores no vega, and by likelihood ratio delta and gamma
+// only (a step whose variance has reached 0 has no score to weigh the rates by).
 #pragma once
 #include <type_traits>
 
@@ -62,7 +66,8 @@ struct StepPath {
   static constexpr bool kBridged = D == Dynamics::Gbm || D == Dynamics::CashGbm;
   static_assert(!(Sobol && Copies == 2), "Sobol paths have no antithetic copies");
   static_assert(!(D != Dynamics::Gbm && (Sobol || WithControl)), "only GBM paths take Sobol points or a control");
-  static_assert(!(Greeks && (D != Dynamics::Gbm || Sobol || WithControl)), "path Greeks are GBM's, without a control or Sobol points");
+  static_assert(!(Greeks && ((D != Dynamics::Gbm && D != Dynamics::Heston) || Sobol || WithControl)),
+                "path Greeks are GBM's and Heston's, without a control or Sobol points");
   using real_type = Real;
   // Scored per path with Greeks, after the price (OptionModel::path_greeks names them).
   static constexpr int kGreeks = Greeks ? 5 : 0;  // delta, gamma, vega, rho, dividend rho
@@ -259,12 +264,14 @@ struct StepPath {
     // the payoff state's tangents in the volatility and the rate, and a continuous
     // barrier's survival tangents in a shift of all log spots, the volatility and the
     // rate. Likelihood ratio: the sums over steps of the scores in the volatility and rate.
+    // Heston: the first step's standard deviation, per path.
     Real first_z[NG][W], wv[NP][W], pv[NP][W], pt[NP][W], lu[NC][W], lv[NC][W], lt[NC][W], sv[NL][W], st[NL][W];
+    Real first_sd[Heston && Greeks ? N : 1][W];
     const auto zero = [](auto& a) {
       for (auto& row : a)
         for (auto& e : row) e = Real(0);
     };
-    zero(first_z), zero(wv), zero(pv), zero(pt), zero(lu), zero(lv), zero(lt), zero(sv), zero(st);
+    zero(first_z), zero(wv), zero(pv), zero(pt), zero(lu), zero(lv), zero(lt), zero(sv), zero(st), zero(first_sd);
     Real clock = Real(0), first_vol = Real(1);  // the time at the step's end; the first step's volatility
 
     for (int step = 0; step < steps; ++step) {
@@ -280,7 +287,9 @@ struct StepPath {
       (void)half_dt, (void)origin, (void)lv_row, (void)paid;
       // Greeks: the step's length, and the tangents in the flat volatility of vol
       // (sigma sqrt(dt), so vol / sigma) and of the drift (-sigma dt).
-      const Real step_time = vol * vol * inv_vol * inv_vol, clock_before = clock;
+      Real step_time = vol * vol * inv_vol * inv_vol;
+      if constexpr (Heston) step_time = heston.dt;
+      const Real clock_before = clock;
       const Real vega_b = vol * inv_vol, vega_a = -vol * vega_b;
       (void)step_time, (void)clock_before, (void)vega_a;
       if constexpr (Greeks) {
@@ -315,20 +324,26 @@ struct StepPath {
           const int i = c * G + lane;
           for (int j = 0; j < W; ++j) {
             const Real before = x[i][j];
+            Real sd = Real(0);  // Heston: the log spot's step deviation given the variance's
             if constexpr (Heston)
-              heston.advance(x[i][j], v[i][j], c ? -z[lane][j] : z[lane][j], c ? -z2[lane][j] : z2[lane][j]);
+              sd = heston.advance(x[i][j], v[i][j], c ? -z[lane][j] : z[lane][j], c ? -z2[lane][j] : z2[lane][j]);
             else if constexpr (Local) {
               const Real sigma = local_sigma(lv_row, origin, before);
               x[i][j] += drift + sigma * (vol * (c ? -z[lane][j] : z[lane][j]) - half_dt * sigma);
             } else
               x[i][j] += drift + vol * (c ? -z[lane][j] : z[lane][j]);
             if constexpr (Jumping) x[i][j] += jumps.move(jump_u[lane][j], c ? -jump_z[lane][j] : jump_z[lane][j]);
+            (void)sd;
             Real w_before = Real(0);  // the log spot's tangent in the volatility at the step's start
             if constexpr (Greeks) {
-              const Real zz = c ? -z[lane][j] : z[lane][j];
-              if (step == 0) first_z[i][j] = zz;
-              if constexpr (kPW) w_before = wv[i][j], wv[i][j] += vega_a + vega_b * zz;
-              if constexpr (kLR) sv[i][j] += zz * zz - Real(1) - zz * vol, st[i][j] += zz * vol;
+              if constexpr (Heston) {  // the log spot's own normal
+                if (step == 0) first_z[i][j] = c ? -z2[lane][j] : z2[lane][j], first_sd[i][j] = sd;
+              } else {
+                const Real zz = c ? -z[lane][j] : z[lane][j];
+                if (step == 0) first_z[i][j] = zz;
+                if constexpr (kPW) w_before = wv[i][j], wv[i][j] += vega_a + vega_b * zz;
+                if constexpr (kLR) sv[i][j] += zz * zz - Real(1) - zz * vol, st[i][j] += zz * vol;
+              }
             }
             // The log spot the diffusion reached, before a cash dividend is paid.
             const Real moved = x[i][j];
@@ -485,7 +500,9 @@ struct StepPath {
                         : (Real(1) - survive) * value + survive * rebate_pv;
           }
           if constexpr (Greeks) {
-            const Real zn = first_z[i][j] / first_vol;  // S_0's score is zn / S_0
+            Real sd = first_vol;  // of the first step's log spot
+            if constexpr (Heston) sd = first_sd[i][j];
+            const Real zn = first_z[i][j] / sd;  // S_0's score is zn / S_0
             if constexpr (kPW) {
               const Real delta = du * inv_spot;
               greek[0] += delta;
@@ -494,7 +511,7 @@ struct StepPath {
             } else {
               const Real rate_score = st[i][j] * inv_vol * inv_vol;
               greek[0] += value * zn * inv_spot;
-              greek[1] += value * (zn * zn - Real(1) / (first_vol * first_vol) - zn) * inv_spot * inv_spot;
+              greek[1] += value * (zn * zn - Real(1) / (sd * sd) - zn) * inv_spot * inv_spot;
               greek[2] += value * sv[i][j] * inv_vol;
               greek[3] += value * (rate_score - maturity), greek[4] -= value * rate_score;
             }

@@ -34,14 +34,15 @@ bool add_greeks(const io::Job& job, const RunOptions& options, const DeviceList&
       "run.target_rel_error=null", "run.target_abs_error=null"};
   // (key, value) -> chunk means (empty off rank 0). Every rank reruns the same
   // bumps in the same order: the reruns are collective.
-  std::map<std::pair<std::string, double>, std::vector<double>> cache;
-  const auto means_at = [&](const std::string& key, double value) {
-    const auto found = cache.find({key, value});
+  std::map<std::pair<std::string, std::string>, std::vector<double>> cache;
+  const auto means_at = [&](const GreekBump& b, double value) {
+    const std::string text = b.text ? b.text(value) : fmt::format("{:.17g}", value);
+    const auto found = cache.find({b.key, text});
     if (found != cache.end()) return found->second;
     std::vector<std::string> sets = same_paths;
-    sets.push_back(fmt::format("{}={:.17g}", key, value));
-    const ScenarioRun r = run(io::load_job_text(job.yaml, job.file + " (" + key + " bumped)", sets), quiet, devices);
-    return cache[{key, value}] = mpi::master() ? chunk_means(r.scenario) : std::vector<double>{};
+    sets.push_back(b.key + "=" + text);
+    const ScenarioRun r = run(io::load_job_text(job.yaml, job.file + " (" + b.key + " bumped)", sets), quiet, devices);
+    return cache[{b.key, text}] = mpi::master() ? chunk_means(r.scenario) : std::vector<double>{};
   };
 
   io::ScenarioResult& s = base.scenario;
@@ -49,8 +50,8 @@ bool add_greeks(const io::Job& job, const RunOptions& options, const DeviceList&
   for (const GreekBump& b : bumps) {
     using Scheme = GreekBump::Scheme;
     std::vector<double> up, down;
-    if (b.scheme != Scheme::Decay) up = means_at(b.key, b.value + b.step);
-    down = means_at(b.key, b.value - b.step);
+    if (b.scheme != Scheme::Decay) up = means_at(b, b.value + b.step);
+    down = means_at(b, b.value - b.step);
     if (!mpi::master()) continue;
     // Per-chunk Greeks, weighted by the chunk's paths.
     const std::size_t w = s.tally_layout.size(), chunks = m0.size();
