@@ -42,22 +42,28 @@ struct HestonStep {
     return above >= Real(1) - p ? Real(0) : fast_log((Real(1) - p) / above) * m / (Real(1) - p);
   }
 
-  // Returns the step's log-spot standard deviation given z1 (the variance's path):
-  // z2 over it is the score of the log spot's start, which path Greeks weigh by.
-  MCSIM_HD Real advance(Real& x, Real& v, Real z1, Real z2) const {
+  // The log spot's standard deviation over a step, given the variance's path from v
+  // to next: z2 over it is the score of the log spot's start, which path Greeks weigh by.
+  MCSIM_HD Real spot_deviation(Real v, Real next) const {
+    if (qe) {
+      const Real var = k3 * v + k4 * next;
+      return sqrt(var > Real(0) ? var : Real(0));
+    }
+    return sqrt((v > Real(0) ? v : Real(0)) * dt) * rho_bar;
+  }
+
+  MCSIM_HD void advance(Real& x, Real& v, Real z1, Real z2) const {
     if (qe) {
       const Real next = qe_variance(v, z1);
       const Real var = k3 * v + k4 * next;
-      const Real sd = sqrt(var > Real(0) ? var : Real(0));
-      x += carry_dt + k0 + k1 * v + k2 * next + sd * z2;
+      x += carry_dt + k0 + k1 * v + k2 * next + sqrt(var > Real(0) ? var : Real(0)) * z2;
       v = next;
-      return sd;
+    } else {
+      const Real vp = v > Real(0) ? v : Real(0);
+      const Real root = sqrt(vp * dt);
+      x += carry_dt - Real(0.5) * vp * dt + root * (rho * z1 + rho_bar * z2);
+      v += kappa * (theta - vp) * dt + xi * root * z1;
     }
-    const Real vp = v > Real(0) ? v : Real(0);
-    const Real root = sqrt(vp * dt);
-    x += carry_dt - Real(0.5) * vp * dt + root * (rho * z1 + rho_bar * z2);
-    v += kappa * (theta - vp) * dt + xi * root * z1;
-    return root * rho_bar;
   }
 };
 

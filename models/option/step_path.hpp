@@ -18,8 +18,8 @@
 // the pathwise delta. Heston's variance does not move with the spot or the rates, so
 // its log spot's tangents in them are GBM's (1, and the time), and its scores are the
 // log spot's own normals over their step's standard deviation given the variance's
-// (HestonStep::advance); it scores no vega, and by likelihood ratio delta and gamma
-// only (a step whose variance has reached 0 has no score to weigh the rates by).
+// (HestonStep::spot_deviation); it scores no vega, and by likelihood ratio delta and
+// gamma only (a step whose variance has reached 0 has no score to weigh the rates by).
 #pragma once
 #include <type_traits>
 
@@ -325,8 +325,11 @@ struct StepPath {
           for (int j = 0; j < W; ++j) {
             const Real before = x[i][j];
             Real sd = Real(0);  // Heston: the log spot's step deviation given the variance's
-            if constexpr (Heston)
-              sd = heston.advance(x[i][j], v[i][j], c ? -z[lane][j] : z[lane][j], c ? -z2[lane][j] : z2[lane][j]);
+            if constexpr (Heston) {
+              const Real v_before = v[i][j];
+              heston.advance(x[i][j], v[i][j], c ? -z[lane][j] : z[lane][j], c ? -z2[lane][j] : z2[lane][j]);
+              if constexpr (Greeks) sd = heston.spot_deviation(v_before, v[i][j]);
+            }
             else if constexpr (Local) {
               const Real sigma = local_sigma(lv_row, origin, before);
               x[i][j] += drift + sigma * (vol * (c ? -z[lane][j] : z[lane][j]) - half_dt * sigma);
