@@ -102,8 +102,12 @@ void stop_on_two_resume_on_three(const std::string& name, const std::string& tex
   const std::string out = (dir / "r.h5").string(), ref = (dir / "ref.h5").string();
   // mpirun forwards SIGTERM to its ranks; start it through a shell to signal it.
   const std::string pidfile = (dir / "pid").string();
+  // Rank 0's event log holds the stop's message whole: mpirun, itself signalled, may
+  // exit before it forwards its ranks' last lines to its own output.
+  const std::string events = (dir / "events.jsonl").string();
   const std::string cmd = "sh -c '" + mpirun(2) + " " + MCSIM_EXE + " run " + job.string() + " --backend cpu -q -o " +
-                          out + " > " + (dir / "log").string() + " 2>&1 & echo $! > " + pidfile + "; wait $!; echo $? > " +
+                          out + " --log " + events + " > " + (dir / "log").string() + " 2>&1 & echo $! > " + pidfile +
+                          "; wait $!; echo $? > " +
                           (dir / "status").string() + "' &";
   REQUIRE(std::system(cmd.c_str()) == 0);
   for (double t = 0; t < 30 && !fs::exists(mcsim::io::checkpoint_path(out, 1)); t += 0.05) sleep_s(0.05);
@@ -117,8 +121,10 @@ void stop_on_two_resume_on_three(const std::string& name, const std::string& tex
   int status = -1;
   std::ifstream(dir / "status") >> status;
   CHECK(status != 0);  // each rank exits 3; mpirun, itself signalled, reports its own status
-  std::ifstream log_in(dir / "log");
+  std::ifstream log_in(events);
   const std::string log((std::istreambuf_iterator<char>(log_in)), std::istreambuf_iterator<char>());
+  INFO(log);
+  CHECK(log.find("\"event\": \"stopped\"") != std::string::npos);
   CHECK(log.find("stopped by signal 15; checkpoint written") != std::string::npos);
   CHECK(mcsim::io::find_checkpoints(out).size() == 2);  // one per rank
   CHECK_FALSE(fs::exists(out));
