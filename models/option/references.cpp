@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "models/option/analytic.hpp"
+#include "models/option/basket_kernel.hpp"
 #include "models/option/hybrid.hpp"
 #include "models/option/option_model.hpp"
 #include "models/option/spec_inputs.hpp"
@@ -73,10 +74,9 @@ std::vector<Reference> two_asset_greeks(const OptionSpec& s) {
     };
     out.push_back(difference(name, moved, mid, h, second));
   };
-  const std::string pair = s.assets[0].name + "_" + s.assets[1].name;
   for (const auto& g : s.greeks) {
     if (g == "rho") add(g, &TwoAssetInput::rate, 0.001, false);
-    if (g == "correlation") add("correlation_" + pair, &TwoAssetInput::rho, 0.01, false);
+    if (g == "correlation") add(correlation_greek(s, 0, 1), &TwoAssetInput::rho, 0.01, false);
     for (int a = 0; a < 2; ++a) {
       const std::string name = g + "_" + s.assets[a].name;
       if (g == "delta" || g == "gamma")

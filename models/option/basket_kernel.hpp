@@ -1,0 +1,23 @@
+// A basket's path kernel (BasketPath) from its spec, and when it scores its Greeks.
+#pragma once
+#include <cstddef>
+#include <string>
+
+#include "models/option/option_model.hpp"
+
+namespace mcsim::option {
+
+// The path scores the basket's Greeks for a size it has a kernel of
+// (kMaxPathGreekAssets), without a control variate, and where its likelihood-ratio
+// weight A^-T Z exists: volatilities above zero and a correlation matrix clear of
+// singular (no asset a combination of the others).
+bool basket_greeks_on_path(const OptionSpec& s);
+
+// The kernel for a job of several assets: with `greeks`, the one of its size that
+// scores them (basket_greeks_on_path must hold).
+PathKernel basket_kernel(const OptionSpec& s, Precision precision, bool greeks);
+
+// correlation_<a>_<b>: the name of the sensitivity to assets a's and b's correlation.
+std::string correlation_greek(const OptionSpec& s, std::size_t a, std::size_t b);
+
+}  // namespace mcsim::option
