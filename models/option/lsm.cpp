@@ -61,22 +61,29 @@ ExerciseRule fit_exercise_rule(const LsmInput& in) {
     }
   }
 
+  return fit_exercise_rule(spot, paths, n, in.strike, sign, in.rate, in.maturity);
+}
+
+ExerciseRule fit_exercise_rule(const std::vector<double>& level, std::uint64_t paths, int dates, double strike,
+                               double sign, double rate, double maturity) {
+  const int n = dates;
+  const double dt = maturity / n;
   // Each path's cash flow under the rule fitted so far, discounted to time 0.
   std::vector<double> value(paths);
-  const auto intrinsic = [&](double s) { return std::max(0.0, sign * (s - in.strike)); };
+  const auto intrinsic = [&](double s) { return std::max(0.0, sign * (s - strike)); };
   for (std::uint64_t p = 0; p < paths; ++p)
-    value[p] = std::exp(-in.rate * in.maturity) * intrinsic(spot[static_cast<std::size_t>(n - 1) * paths + p]);
+    value[p] = std::exp(-rate * maturity) * intrinsic(level[static_cast<std::size_t>(n - 1) * paths + p]);
 
   ExerciseRule rule;
   rule.beta.assign(static_cast<std::size_t>(std::max(n - 1, 0)) * kBasis, 0.0);
   for (int i = n - 2; i >= 0; --i) {
-    const double t = (i + 1) * dt, grow = std::exp(in.rate * t);
-    const double* s = &spot[static_cast<std::size_t>(i) * paths];
+    const double t = (i + 1) * dt, grow = std::exp(rate * t);
+    const double* s = &level[static_cast<std::size_t>(i) * paths];
     std::array<Vec, kBasis> normal{};
     Vec rhs{};
     for (std::uint64_t p = 0; p < paths; ++p) {
       if (intrinsic(s[p]) <= 0) continue;  // only paths that could exercise inform the rule
-      const double m = s[p] / in.strike;
+      const double m = s[p] / strike;
       const Vec phi{1.0, m, m * m, m * m * m};
       for (int a = 0; a < kBasis; ++a) {
         rhs[a] += phi[a] * value[p] * grow;
@@ -90,7 +97,7 @@ ExerciseRule fit_exercise_rule(const LsmInput& in) {
     }
     for (int a = 0; a < kBasis; ++a) rule.beta[static_cast<std::size_t>(i) * kBasis + a] = beta[a];
     for (std::uint64_t p = 0; p < paths; ++p) {
-      const double now = intrinsic(s[p]), m = s[p] / in.strike;
+      const double now = intrinsic(s[p]), m = s[p] / strike;
       if (now > 0 && now >= lsm_continuation(beta.data(), m)) value[p] = now / grow;
     }
   }

@@ -37,4 +37,10 @@ bool solve_normal_equations(std::array<Basis4, 4> a, Basis4 b, Basis4& x);
 // Computed in double on the host, so every backend and precision follows one rule.
 ExerciseRule fit_exercise_rule(const LsmInput& in);
 
+// The same induction on given paths: level[i * paths + p] is what path p's payoff is
+// struck on at date t_i = (i + 1) T / dates (a spot, or a basket's observed level);
+// sign +1 for a call, -1 for a put.
+ExerciseRule fit_exercise_rule(const std::vector<double>& level, std::uint64_t paths, int dates, double strike,
+                               double sign, double rate, double maturity);
+
 }  // namespace mcsim::option
