@@ -5,6 +5,7 @@
 #pragma once
 #include "models/kernel_list.hpp"
 #include "models/option/american_path.hpp"
+#include "models/option/basket_exercise_path.hpp"
 #include "models/option/basket_path.hpp"
 #include "models/option/european.hpp"
 #include "models/option/hybrid_path.hpp"
@@ -61,6 +62,17 @@ using BasketGreeks = KernelList<  // with path Greeks, one kernel per size up to
     BasketPath<float, false, 4>, BasketPath<double, false, 4>, BasketPath<float, false, 5>, BasketPath<double, false, 5>,
     BasketPath<float, false, 6>, BasketPath<double, false, 6>, BasketPath<float, false, 7>, BasketPath<double, false, 7>,
     BasketPath<float, false, 8>, BasketPath<double, false, 8>>;
+using option::BasketExercisePath;
+using BasketSteps = KernelList<  // walked baskets (heston assets, early exercise), one kernel per size
+    BasketExercisePath<float, 1>, BasketExercisePath<double, 1>, BasketExercisePath<float, 2>, BasketExercisePath<double, 2>,
+    BasketExercisePath<float, 3>, BasketExercisePath<double, 3>, BasketExercisePath<float, 4>, BasketExercisePath<double, 4>,
+    BasketExercisePath<float, 5>, BasketExercisePath<double, 5>, BasketExercisePath<float, 6>, BasketExercisePath<double, 6>,
+    BasketExercisePath<float, 7>, BasketExercisePath<double, 7>, BasketExercisePath<float, 8>, BasketExercisePath<double, 8>>;
+using BasketStepGreeks = KernelList<  // ... with path Greeks
+    BasketExercisePath<float, 1, true>, BasketExercisePath<double, 1, true>, BasketExercisePath<float, 2, true>, BasketExercisePath<double, 2, true>,
+    BasketExercisePath<float, 3, true>, BasketExercisePath<double, 3, true>, BasketExercisePath<float, 4, true>, BasketExercisePath<double, 4, true>,
+    BasketExercisePath<float, 5, true>, BasketExercisePath<double, 5, true>, BasketExercisePath<float, 6, true>, BasketExercisePath<double, 6, true>,
+    BasketExercisePath<float, 7, true>, BasketExercisePath<double, 7, true>, BasketExercisePath<float, 8, true>, BasketExercisePath<double, 8, true>>;
 using American = KernelList<option::AmericanPath<float>, option::AmericanPath<double>,  //
                             option::AmericanPath<float, true>, option::AmericanPath<double, true>>;  // with Greeks
 using ShortRate = KernelList<rates::ShortRatePath<float, 1>, rates::ShortRatePath<double, 1>,
@@ -73,7 +85,7 @@ using HestonHybrid = KernelList<HybridPath<float, 1, true>, HybridPath<double, 1
                                 HybridPath<float, 2, true>, HybridPath<double, 2, true>>;
 
 using Families = std::tuple<European, GbmSteps, GreekSteps, ControlSteps, SobolSteps, HestonSteps, HestonGreekSteps, LocalVolSteps, CevSteps, MertonSteps,
-                            BatesSteps, CashSteps, Basket, BasketGreeks, American, ShortRate, Hybrid, HestonHybrid>;
+                            BatesSteps, CashSteps, Basket, BasketGreeks, BasketSteps, BasketStepGreeks, American, ShortRate, Hybrid, HestonHybrid>;
 }  // namespace kernels
 
 using PathKernel = KernelVariant<kernels::Families>;

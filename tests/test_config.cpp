@@ -208,11 +208,11 @@ TEST_CASE("basket mistakes name their keys", "[config][basket]") {
   CHECK(has_line(errors_of(kBasket, {"model.process.spot=100"}), "with assets, each asset has its own spot"));
   CHECK(has_line(errors_of(kBasket, {"model.process.assets=[{name: A, spot: 1, volatility: 0.1}, {name: A, spot: 2, volatility: 0.1}]"}),
                  "asset 'A' is listed twice"));
-  CHECK(has_line(errors_of(kBasket, {"model.instrument.type=european"}), "several assets price a basket only"));
+  CHECK(has_line(errors_of(kBasket, {"model.instrument.type=european"}), "several assets price a basket (type: basket, or american or bermudan"));
   CHECK(has_line(errors_of(kGood, {"model.instrument.type=basket"}), "a basket needs several assets"));
   CHECK(has_line(errors_of(kBasket, {"model.instrument.payoff=max", "model.variance_reduction=[control_variate]"}),
                  "a basket's control is the geometric basket"));
-  CHECK(has_line(errors_of(kBasket, {"model.steps=10"}), "a basket pays on its assets at maturity"));
+  CHECK(has_line(errors_of(kBasket, {"model.steps=10"}), "a gbm basket pays on its assets at maturity"));
   // An item of a list set on the command line is named by the option and its place.
   CHECK(has_line(errors_of(kBasket, {"model.process.assets=[{name: A, spot: 1}]"}),
                  "--set model.process.assets: model.process.assets[0]: missing required key 'volatility'"));

@@ -17,6 +17,15 @@ bool basket_greeks_on_path(const OptionSpec& s);
 // scores them (basket_greeks_on_path must hold).
 PathKernel basket_kernel(const OptionSpec& s, Precision precision, bool greeks);
 
+// A walked basket (OptionSpec::basket_steps) scores its Greeks on the path where
+// each asset's first step has a spot deviation to divide by (gbm: a volatility;
+// heston: v0 > 0 and |rho| < 1) and the correlation matrix is clear of singular.
+bool exercise_greeks_on_path(const OptionSpec& s);
+
+// Its kernel (BasketExercisePath of its size), with the Longstaff-Schwartz rule fitted
+// from `seed` for early exercise; with `greeks`, the one that scores them.
+PathKernel basket_exercise_kernel(const OptionSpec& s, Precision precision, std::uint64_t seed, bool greeks);
+
 // correlation_<a>_<b>: the name of the sensitivity to assets a's and b's correlation.
 std::string correlation_greek(const OptionSpec& s, std::size_t a, std::size_t b);
 

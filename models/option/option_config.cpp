@@ -33,12 +33,23 @@ std::string number(double x) { return fmt::format("{:g}", x); }
 
 namespace {
 
-// model.process.assets and correlation: several correlated GBM assets.
+// Heston's variance parameters, of the process or of one asset.
+void read_heston(io::Block& b, double& v0, double& kappa, double& theta, double& xi, double& rho) {
+  using io::Range;
+  v0 = b.real("v0", std::nullopt, Range{0, 1e308, false, false});
+  kappa = b.real("kappa", std::nullopt, Range::positive());
+  theta = b.real("theta", std::nullopt, Range::positive());
+  xi = b.real("xi", std::nullopt, Range::positive());
+  rho = b.real("rho", std::nullopt, Range{-1.0, 1.0});
+}
+
+// model.process.assets and correlation: several correlated assets, GBM or Heston.
 void parse_assets(io::Block& process, OptionSpec& s) {
   using io::Range;
-  if (s.heston()) process.error("assets", "several assets move under gbm only in this version");
-  for (const char* key : {"spot", "volatility", "dividend"})
+  for (const char* key : {"spot", "volatility", "dividend", "v0", "kappa", "theta", "xi", "rho"})
     if (process.has(key)) process.error(key, std::string("with assets, each asset has its own ") + key);
+  if (!s.heston() && s.process != Process::Gbm)
+    process.error("assets", "several assets move under gbm or heston, not " + name_of(s.process));
   auto list = process.children("assets");
   for (std::size_t i = 0; i < list.size(); ++i) {
     io::Block& b = list[i];
@@ -46,7 +57,8 @@ void parse_assets(io::Block& process, OptionSpec& s) {
     b.schema_note("name", "asset0, asset1, ...");
     a.name = b.text("name", "asset" + std::to_string(i));
     a.spot = b.real("spot", std::nullopt, Range::positive());
-    a.volatility = b.real("volatility", std::nullopt, kVolatility);
+    if (s.heston()) read_heston(b, a.v0, a.kappa, a.theta, a.xi, a.rho);
+    else a.volatility = b.real("volatility", std::nullopt, kVolatility);
     a.dividend = b.real("dividend", 0.0, {-1.0, 1.0});
     b.finish();
     for (const Asset& earlier : s.assets)
@@ -60,6 +72,30 @@ void parse_assets(io::Block& process, OptionSpec& s) {
                                             std::to_string(n) + ")");
   if (n > kMax) return;
   read_correlation(process, n, &s.correlation, &s.cholesky);
+}
+
+// model.steps's default, as the schema states it.
+std::string steps_default() {
+  return fmt::format("1; {} under heston, local_vol and cev, {} for an American option, a Bermudan basket's exercise dates",
+                     kHestonDefaultSteps, kAmericanDefaultDates);
+}
+
+// A basket's steps: one exact step to maturity under gbm; walked step by step under
+// heston or with early exercise, exercisable after every steps / exercise_dates.
+void parse_basket_steps(io::Block& model, OptionSpec& s) {
+  if (!s.basket_steps()) {
+    if (model.has("steps")) model.error("steps", "a gbm basket pays on its assets at maturity, reached in one exact step");
+    return;
+  }
+  const std::uint64_t dates = s.instrument == Instrument::Bermudan ? s.steps : 0;  // exercise_dates, read before
+  model.schema_note("steps", steps_default());
+  s.steps = model.count("steps", dates                                   ? dates
+                                 : s.instrument == Instrument::American ? kAmericanDefaultDates
+                                                                        : kHestonDefaultSteps, 1, kMaxSteps);
+  s.exercise_dates = dates ? dates : s.instrument == Instrument::American ? s.steps : 1;
+  if (s.steps % s.exercise_dates)
+    model.error("steps", fmt::format("a Bermudan basket steps to each of its {} exercise dates: steps must be a "
+                                     "multiple of them (got {})", s.exercise_dates, s.steps));
 }
 
 // A basket's payoff, weights and strike.
@@ -254,11 +290,7 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   if (s.process == Process::LocalVol && !s.market.surface)
     process.error("type", "local_vol needs the implied volatilities of model.market.vol_surface");
   if (s.heston()) {
-    s.v0 = process.real("v0", std::nullopt, Range{0, 1e308, false, false});
-    s.kappa = process.real("kappa", std::nullopt, Range::positive());
-    s.theta = process.real("theta", std::nullopt, Range::positive());
-    s.xi = process.real("xi", std::nullopt, Range::positive());
-    s.rho = process.real("rho", std::nullopt, Range{-1.0, 1.0});
+    if (!s.multi_asset()) read_heston(process, s.v0, s.kappa, s.theta, s.xi, s.rho);
     s.qe = process.choice("scheme", {"qe", "euler"}, std::string("qe")) == "qe";
   } else if (s.process == Process::Cev) {
     s.cev_sigma = process.real("sigma", std::nullopt, Range::positive());
@@ -274,8 +306,9 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   s.instrument = inst.choice_of<Instrument>("type", instrument_names(), std::nullopt);
   if (s.instrument == Instrument::Basket && !s.multi_asset() && process.valid())
     inst.error("type", "a basket needs several assets: give model.process.assets and correlation");
-  if (s.instrument != Instrument::Basket && s.multi_asset())
-    inst.error("type", "several assets price a basket only (type: basket)");
+  const bool basket_family = s.instrument == Instrument::Basket || s.early_exercise();
+  if (!basket_family && s.multi_asset())
+    inst.error("type", "several assets price a basket (type: basket, or american or bermudan for early exercise)");
   if (s.instrument == Instrument::Autocallable) {
     // no option: parse_autocallable refuses one
   } else if (s.instrument == Instrument::Cliquet) {
@@ -288,7 +321,7 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
     s.strike_type = inst.choice_of("strike_type", strike_type_names(), std::optional<StrikeType>(StrikeType::Fixed), 1);
     if (s.strike_type == StrikeType::Fixed) s.strike = inst.real("strike", std::nullopt, Range::positive());
     else if (inst.has("strike")) inst.error("strike", "a floating-strike lookback has no strike");
-  } else if (s.instrument == Instrument::Basket) {
+  } else if (s.instrument == Instrument::Basket || (s.multi_asset() && s.early_exercise())) {
     parse_basket(inst, s);
   } else if (s.periodic()) {
     parse_periodic(inst, s);
@@ -349,27 +382,26 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
 
   if (s.instrument == Instrument::Asian) {
     if (model.has("steps")) model.error("steps", "an Asian option steps at its fixings; set instrument.fixings");
-  } else if (s.instrument == Instrument::Basket) {
-    if (model.has("steps")) model.error("steps", "a basket pays on its assets at maturity, reached in one exact step");
+  } else if (s.multi_asset()) {
+    parse_basket_steps(model, s);
   } else if (s.instrument == Instrument::Bermudan) {
     if (model.has("steps")) model.error("steps", "a Bermudan option steps at its exercise dates; set instrument.exercise_dates");
   } else if (s.periodic()) {
     if (model.has("steps"))
       model.error("steps", "a forward start steps to its start and maturity, a cliquet to its resets (instrument.resets)");
   } else {
-    model.schema_note("steps", fmt::format("1; {} under heston, local_vol and cev, {} for an American option",
-                                           kHestonDefaultSteps, kAmericanDefaultDates));
+    model.schema_note("steps", steps_default());
     s.steps = model.count("steps", s.heston() || s.local() ? kHestonDefaultSteps
                                    : s.instrument == Instrument::American ? kAmericanDefaultDates : 1, 1, kMaxSteps);
   }
   if (s.early_exercise()) {
-    if (s.steps > kMaxDates) model.error("steps", "an American option is exercisable on at most " + std::to_string(kMaxDates) + " dates");
+    if (s.multi_asset() ? s.exercise_dates > kMaxDates : s.steps > kMaxDates) model.error("steps", "an American option is exercisable on at most " + std::to_string(kMaxDates) + " dates");
     s.regression_paths = model.count("regression_paths", kDefaultRegressionPaths, 64, std::uint64_t{1} << 26);
     if (s.regression_paths % 2) model.error("regression_paths", "must be even (paths are drawn in pairs)");
   } else if (model.has("regression_paths")) {
     model.error("regression_paths", "only American and Bermudan options fit an exercise rule");
   }
-  if ((s.heston() || s.local() || s.jumping) && !s.hybrid()) {
+  if ((s.heston() || s.local() || s.jumping) && !s.hybrid() && !s.multi_asset()) {
     // Heston, local-volatility and jump paths are stepped and watched at the steps.
     const std::string under = "under " + name_of(s.process) + (s.jumping ? " with jumps" : "");
     if (s.instrument != Instrument::European && s.instrument != Instrument::Digital && !s.path_dependent())
@@ -401,6 +433,9 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
     else if (s.antithetic)
       model.error("variance_reduction", "sobol and antithetic do not combine (scrambled points are already balanced)");
   }
+  if (s.antithetic && s.basket_steps())
+    model.error("variance_reduction", "antithetic pairs serve a basket paid at maturity under gbm, not one walked step "
+                                      "by step (heston assets, early exercise) in this version");
   if (s.control_variate) {
     // The control must have a known mean and move with the payoff.
     if (!s.gbm() || s.term_structure())
@@ -422,8 +457,9 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   s.greeks = model.choices("greeks", {"delta", "gamma", "vega", "rho", "dividend_rho", "theta", "correlation"});
   s.bump_greeks = model.choice("greek_method", {"path", "bump"}, std::string("path")) == "bump";
   for (const auto& g : s.greeks) {
-    if (g == "vega" && (!s.gbm() || !s.vol_term.is_flat()))
-      model.error("greeks", "vega bumps one flat GBM volatility (under " + name_of(s.process) +
+    const bool heston_vega = s.heston() && !s.jumping;  // the initial volatility sqrt(v0)
+    if (g == "vega" && !heston_vega && (!s.gbm() || !s.vol_term.is_flat()))
+      model.error("greeks", "vega bumps one flat GBM volatility or Heston's initial one (under " + name_of(s.process) +
                                 (s.gbm() ? " with a term structure" : s.jumping ? " with jumps" : "") +
                                 ", bump its inputs with --set and compare)");
     if (g == "correlation" && !s.multi_asset())
@@ -486,8 +522,8 @@ const std::vector<io::KeySchema>& option_keys() {
        "years to expiry"},
       {"model.instrument.strike", "number", "", "> 0 or any for a spread",
        "the strike price"},
-      {"model.steps", "whole number", "1; 100 under heston, local_vol and cev, 50 for an American option", ">= 1, <= 1000000",
-       "time steps of a path (path-dependent payoffs, Heston, American exercise dates)"},
+      {"model.steps", "whole number", "1; 100 under heston, local_vol and cev, 50 for an American option, a Bermudan basket's exercise dates", ">= 1, <= 1000000",
+       "time steps of a path (path-dependent payoffs, Heston, American exercise dates; a Bermudan basket's, a multiple of its exercise dates)"},
       {"model.regression_paths", "whole number", "65536", ">= 64, <= 67108864",
        "American and Bermudan: paths of the Longstaff-Schwartz fit, apart from the pricing paths"},
       {"model.variance_reduction", "list, each one of", "-", "antithetic, control_variate, sobol",
@@ -515,17 +551,24 @@ const std::vector<io::KeySchema>& option_keys() {
       {"model.instrument.monitoring", "one of", "discrete", "continuous, discrete",
        "barrier: checked continuously (Brownian-bridge correction) or at the steps only"},
       {"model.process.assets", "list of blocks", "-", "",
-       "several underlyings (basket options): each with name, spot, volatility, dividend"},
+       "several underlyings (basket options): each with name, spot, dividend, and volatility (gbm) or v0, kappa, "
+       "theta, xi, rho (heston)"},
       {"model.process.assets[].name", "text", "asset0, asset1, ...", "",
        "the asset's name"},
       {"model.process.assets[].spot", "number", "", "> 0",
        "the asset's price today"},
       {"model.process.assets[].volatility", "number", "", "in (0, 5]",
        "the asset's annual volatility"},
+      {"model.process.assets[].v0", "number", "", ">= 0", "Heston: the asset's variance today"},
+      {"model.process.assets[].kappa", "number", "", "> 0", "Heston: the speed of mean reversion of its variance"},
+      {"model.process.assets[].theta", "number", "", "> 0", "Heston: its long-run variance"},
+      {"model.process.assets[].xi", "number", "", "> 0", "Heston: the volatility of its variance"},
+      {"model.process.assets[].rho", "number", "", "in [-1, 1]",
+       "Heston: the correlation of its price and variance shocks (the variance is correlated with its own spot only)"},
       {"model.process.assets[].dividend", "number", "0", "in [-1, 1]",
        "the asset's continuous dividend yield"},
       {"model.process.correlation", "matrix", "-", "in [-1, 1]",
-       "the assets' correlation matrix (positive definite, ones on the diagonal)"},
+       "the assets' correlation matrix (positive definite, ones on the diagonal): of their prices' shocks"},
       {"model.instrument.payoff", "one of", "", "average, max, min, exchange, spread",
        "basket: the function of the assets' prices paid against the strike"},
       {"model.instrument.weights", "list of numbers", "-", "> 0",

@@ -208,6 +208,12 @@ std::vector<std::string> OptionModel::path_greeks() const {
   std::vector<std::string> out;
   // Heston's scores divide by the log spot's own deviation, which |rho| = 1 leaves at 0.
   const bool heston = s.heston() && !s.jumping && std::fabs(s.rho) < 1;
+  if (s.basket_steps()) {  // vegas bump: the variance's law moves with v0 (basket_exercise_path.hpp)
+    if (s.bump_greeks || !exercise_greeks_on_path(s)) return out;
+    for (const auto& g : s.greeks)
+      if (g != "theta" && g != "vega") out.push_back(g);
+    return out;
+  }
   if (s.bump_greeks || !(s.gbm() || heston) || s.sobol || s.hybrid() || s.market.has_cash()) return out;
   if (s.early_exercise() || s.multi_asset()) {
     if (s.multi_asset() && !basket_greeks_on_path(s)) return out;
@@ -223,7 +229,9 @@ std::vector<std::string> OptionModel::path_greeks() const {
   // Heston's likelihood ratio (digitals, discrete barriers) weighs the spot only.
   const bool spot_only = heston && (s.instrument == Instrument::Digital || knocked);
   for (const auto& g : s.greeks)
-    if (g != "theta" && !(no_gamma && g == "gamma") && !(spot_only && g != "delta" && g != "gamma")) out.push_back(g);
+    if (g != "theta" && !(heston && g == "vega") && !(no_gamma && g == "gamma") &&
+        !(spot_only && g != "delta" && g != "gamma"))
+      out.push_back(g);
   return out;
 }
 
@@ -234,7 +242,8 @@ std::vector<std::string> OptionModel::path_greek_outputs() const {
   const auto& assets = spec_.assets;
   std::vector<std::string> out;
   for (const char* g : {"delta", "gamma", "vega"})
-    for (const Asset& a : assets) out.push_back(std::string(g) + "_" + a.name);
+    if (!(spec_.basket_steps() && g == std::string("vega")))  // BasketExercisePath's vegas bump
+      for (const Asset& a : assets) out.push_back(std::string(g) + "_" + a.name);
   out.push_back("rho");
   for (const Asset& a : assets) out.push_back("dividend_rho_" + a.name);
   for (std::size_t a = 0; a < assets.size(); ++a)
@@ -253,7 +262,7 @@ std::vector<std::string> OptionModel::path_outputs() const {
     const auto greeks = path_greek_outputs();
     out.insert(out.end(), greeks.begin(), greeks.end());
   }
-  const bool pairs_at_run_time = s.multi_asset() || s.early_exercise();
+  const bool pairs_at_run_time = (s.multi_asset() || s.early_exercise()) && !s.basket_steps();
   if (pairs_at_run_time || s.antithetic) out.push_back("price_single");
   return out;
 }
@@ -339,7 +348,12 @@ std::vector<GreekBump> OptionModel::greek_bumps() const {
       const double spot = asset ? asset->spot : p.spot, vol = asset ? asset->volatility : p.volatility;
       if (g == "delta") out.push_back({name, at + "spot", spot, 0.01 * spot, S::Central});
       if (g == "gamma") out.push_back({name, at + "spot", spot, 0.01 * spot, S::Second});
-      if (g == "vega") out.push_back({name, at + "volatility", vol, 0.01, S::Central});
+      if (g == "vega" && !p.heston()) out.push_back({name, at + "volatility", vol, 0.01, S::Central});
+      if (g == "vega" && p.heston()) {  // the initial volatility sqrt(v0), in the config's v0
+        GreekBump bump{name, at + "v0", std::sqrt(asset ? asset->v0 : p.v0), 0.01, S::Central};
+        bump.text = [](double root) { return fmt::format("{:.17g}", root * root); };
+        out.push_back(bump);
+      }
     }
     if (g == "rho") out.push_back({g, "model.process.rate", p.rate, 0.001, S::Central});
     if (g == "dividend_rho")
@@ -371,6 +385,7 @@ std::vector<GreekBump> OptionModel::greek_bumps() const {
 PathKernel OptionModel::kernel(const KernelSetup& setup) const {
   const Precision precision = setup.precision;
   const std::uint64_t seed = setup.seed;
+  if (spec_.basket_steps()) return basket_exercise_kernel(spec_, precision, seed, !path_greeks().empty());
   if (spec_.early_exercise()) {
     const bool f = precision == Precision::Float;
     if (!path_greeks().empty())
@@ -446,7 +461,7 @@ EstimateInfo OptionModel::describe_estimate(const std::string& name) const {
   const auto is = [&name](const char* greek) { return name.rfind(greek, 0) == 0; };
   if (is("delta")) return {"paths", "per unit of spot"};
   if (is("gamma")) return {"paths", "per unit of spot squared"};
-  if (is("vega")) return {"paths", "per unit of volatility"};
+  if (is("vega")) return {"paths", spec_.heston() ? "per unit of initial volatility sqrt(v0)" : "per unit of volatility"};
   if (is("rho")) return {"paths", "per unit of rate"};
   if (is("dividend_rho")) return {"paths", "per unit of dividend yield"};
   if (is("theta")) return {"paths", "per year"};
@@ -458,12 +473,23 @@ std::string OptionModel::describe() const {
   const OptionSpec& p = spec_;
   std::ostringstream s;
   if (p.multi_asset()) {
-    s << "basket " << name_of(p.basket) << " " << (p.call ? "call" : "put") << " on " << p.assets.size() << " GBM assets (";
-    for (std::size_t a = 0; a < p.assets.size(); ++a)
-      s << (a ? ", " : "") << p.weights[a] << " x " << p.assets[a].name << " S0=" << p.assets[a].spot
-        << " sigma=" << p.assets[a].volatility;
+    s << (p.early_exercise() ? name_of(p.instrument) + " " : std::string()) << "basket " << name_of(p.basket) << " "
+      << (p.call ? "call" : "put") << " on " << p.assets.size()
+      << (p.heston() ? std::string(" Heston (") + (p.qe ? "QE" : "full-truncation Euler") + ") assets (" : " GBM assets (");
+    for (std::size_t a = 0; a < p.assets.size(); ++a) {
+      const Asset& x = p.assets[a];
+      s << (a ? ", " : "") << p.weights[a] << " x " << x.name << " S0=" << x.spot;
+      if (p.heston())
+        s << " v0=" << x.v0 << " kappa=" << x.kappa << " theta=" << x.theta << " xi=" << x.xi << " rho=" << x.rho;
+      else
+        s << " sigma=" << x.volatility;
+    }
     s << ")" << (p.basket == BasketKind::Exchange ? std::string() : " K=" + number(p.strike)) << " T=" << p.maturity
       << " r=" << p.rate << (p.antithetic ? ", antithetic" : "") << (p.control_variate ? ", control variate" : "");
+    if (p.basket_steps()) s << ", " << p.steps << " steps";
+    if (p.early_exercise())
+      s << ", exercisable on " << p.exercise_dates << " dates, Longstaff-Schwartz rule fitted on " << p.regression_paths
+        << " separate paths";
     return s.str();
   }
   s << name_of(p.instrument) << (p.average == Average::None ? "" : " " + name_of(p.average))

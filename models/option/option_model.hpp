@@ -18,6 +18,7 @@ namespace mcsim::option {
 struct Asset {
   std::string name;
   double spot = 0, volatility = 0, dividend = 0;
+  double v0 = 0, kappa = 0, theta = 0, xi = 0, rho = 0;  // under heston, each asset's own
 };
 
 // The choices of an option job, as enums once read; each names list holds the
@@ -62,7 +63,8 @@ struct OptionSpec {
   bool jumping = false;
   Jumps jumps;
   std::shared_ptr<const market::LocalVolGrid> local_vol;  // local_vol: Dupire's grid on the path's steps
-  // Several correlated GBM assets (a basket) replace spot, volatility and dividend.
+  // Several correlated assets (a basket) replace spot, volatility and dividend (and
+  // under heston v0, kappa, theta, xi and rho: each asset has its own).
   std::vector<Asset> assets;
   std::vector<std::vector<double>> correlation;
   std::vector<double> cholesky;  // row-major factor of `correlation`
@@ -106,6 +108,10 @@ struct OptionSpec {
     return instrument == Instrument::Asian || instrument == Instrument::Barrier || instrument == Instrument::Lookback;
   }
   bool multi_asset() const { return !assets.empty(); }
+  // A basket walked step by step (BasketExercisePath): early exercise, or Heston assets.
+  bool basket_steps() const { return multi_asset() && (early_exercise() || heston()); }
+  // A basket's exercise dates: the last step of every `steps / dates` (a European's: maturity alone).
+  std::uint64_t exercise_dates = 1;
   bool early_exercise() const { return instrument == Instrument::American || instrument == Instrument::Bermudan; }
   bool heston() const { return process == Process::Heston; }
   // GBM without jumps (the closed forms, controls, Sobol paths and path Greeks are its).
@@ -149,6 +155,7 @@ class OptionModel : public Model {
   std::string describe() const override;
   EstimateInfo describe_estimate(const std::string& name) const override;
   std::uint64_t steps_per_path() const override {
+    if (spec_.basket_steps()) return spec_.steps * spec_.assets.size();  // an asset's step a normal (or two)
     if (spec_.multi_asset()) return spec_.assets.size();  // one normal per asset
     if (tables_.path_steps) return tables_.path_steps;
     const bool stepped = spec_.stepped() || spec_.early_exercise();

@@ -119,8 +119,30 @@ std::vector<Reference> cash_dividend_greeks(const OptionSpec& s) {
   return out;
 }
 
+std::vector<Reference> price_references(const OptionSpec& s);
+
+// A walked basket's: a basket of one asset is that asset's option on w S (a Heston
+// European's closed form, a GBM tree's); a European on two GBM assets, the
+// two-asset closed form. None for more assets.
+std::vector<Reference> walked_basket_references(const OptionSpec& s) {
+  const bool european = s.exercise_dates == 1;
+  if (s.assets.size() == 2 && !s.heston() && european) return {{"price", two_asset_value(s, two_asset_input(s))}};
+  if (s.assets.size() != 1) return {};
+  const Asset& a = s.assets[0];
+  OptionSpec one = s;
+  one.assets.clear(), one.correlation.clear(), one.cholesky.clear(), one.weights.clear(), one.greeks.clear();
+  one.basket = BasketKind::None;
+  one.spot = s.weights[0] * a.spot, one.dividend = a.dividend;
+  one.volatility = a.volatility, one.vol_term = market::VolTerm::flat(a.volatility);
+  one.v0 = a.v0, one.kappa = a.kappa, one.theta = a.theta, one.xi = a.xi, one.rho = a.rho;
+  one.instrument = european ? Instrument::European : s.instrument;
+  one.steps = s.exercise_dates;
+  return price_references(one);
+}
+
 // The price's reference: a closed form, or an approximation with its stated error.
 std::vector<Reference> price_references(const OptionSpec& s) {
+  if (s.basket_steps()) return walked_basket_references(s);
   if (s.hybrid()) {
     // Black-Scholes-Hull-White's European on a flat dividend and volatility; no
     // closed form for autocallables or under Heston.
@@ -263,7 +285,7 @@ std::vector<Reference> OptionModel::references() const {
       if (g == "rho") refs.push_back({g, d.rho});
     }
   }
-  if (spec_.multi_asset() && spec_.assets.size() == 2) {
+  if (spec_.multi_asset() && spec_.assets.size() == 2 && !spec_.heston() && spec_.exercise_dates == 1) {
     const auto greeks = two_asset_greeks(spec_);
     refs.insert(refs.end(), greeks.begin(), greeks.end());
   }

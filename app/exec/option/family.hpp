@@ -55,6 +55,8 @@ MCSIM_FAMILY(BatesSteps);
 MCSIM_FAMILY(CashSteps);
 MCSIM_FAMILY(Basket);
 MCSIM_FAMILY(BasketGreeks);
+MCSIM_FAMILY(BasketSteps);
+MCSIM_FAMILY(BasketStepGreeks);
 MCSIM_FAMILY(American);
 MCSIM_FAMILY(ShortRate);
 MCSIM_FAMILY(Hybrid);
