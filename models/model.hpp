@@ -14,6 +14,8 @@ namespace mcsim {
 
 enum class Precision { Float, Double };
 
+class Model;
+
 // What a kernel is built for: `seed` is the job's (a model that draws random numbers
 // to build its kernel, such as an American option's exercise rule, draws them from
 // the job's streams, and scrambled Sobol points are keyed by it); `chunk_paths` is
@@ -22,6 +24,9 @@ struct KernelSetup {
   Precision precision;
   std::uint64_t seed;
   std::uint64_t chunk_paths;
+  // A bumped rerun's base model (GreekBump::holds_fit): the kernel follows what the
+  // base fitted from the same seed (an exercise rule) instead of fitting its own.
+  const Model* fitted_by = nullptr;
 };
 
 struct Reference {
@@ -54,6 +59,9 @@ struct GreekBump {
   Scheme scheme;
   // The key's value at x where it is not x itself (a matrix entry: the whole matrix).
   std::function<std::string(double)> text = nullptr;
+  // The reruns follow the base job's fitted exercise rule (KernelSetup::fitted_by):
+  // the boundary held, as the path's own Greeks hold it, and one fit for the job.
+  bool holds_fit = false;
 };
 
 class Model {

@@ -39,6 +39,8 @@ struct RunOptions {
   std::string peek_backend;
   // The scenario's name, for its checkpoints.
   std::string scenario = "base";
+  // A bumped rerun's base model, whose fitted state its kernel follows (KernelSetup).
+  const Model* fitted_by = nullptr;
 };
 
 // A run stopped by SIGTERM/SIGINT after writing its checkpoint.

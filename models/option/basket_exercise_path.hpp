@@ -32,7 +32,9 @@
 //     weighted by V - c with c the price on the fit's paths (the score's mean is 0,
 //     so any constant c leaves it unbiased and one near V makes it quiet).
 // Vegas (initial volatilities) are bumped: the variance's law moves with v0
-// through QE's branches, which a score cannot follow.
+// through QE's branches, which a score cannot follow. Their reruns price alone and
+// follow the base job's exercise rule (GreekBump::holds_fit), as the path's Greeks
+// hold it: one fit for the job.
 #pragma once
 #include <type_traits>
 

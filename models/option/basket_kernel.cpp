@@ -217,15 +217,9 @@ Loading loading_of(const Matrix& c, const std::vector<double>& rho) {
 }
 
 template <class Real, int N, bool Greeks>
-BasketExercisePath<Real, N, Greeks> make_exercise_path(const OptionSpec& s, std::uint64_t seed) {
+BasketExercisePath<Real, N, Greeks> make_exercise_path(const OptionSpec& s, const ExerciseRule& rule) {
   auto k = make_walk<Real, N, Greeks>(s);
   constexpr int kBasis = decltype(k)::kBasis;
-  // A European's correlation score under Heston wants only a baseline: a short walk.
-  constexpr std::uint64_t kBaselinePaths = 16384;
-  const bool baseline = Greeks && s.heston();
-  const ExerciseRule rule = s.exercise_dates > 1 ? fit_basket_rule<N>(s, seed, s.regression_paths)
-                            : baseline          ? fit_basket_rule<N>(s, seed, kBaselinePaths)
-                                                : ExerciseRule{};
   for (std::size_t i = 0; i < rule.beta.size(); ++i) k.beta[i / kBasis][i % kBasis] = static_cast<Real>(rule.beta[i]);
   if constexpr (Greeks) {
     constexpr auto n = static_cast<std::size_t>(N);
@@ -266,12 +260,22 @@ BasketExercisePath<Real, N, Greeks> make_exercise_path(const OptionSpec& s, std:
 
 // The walked basket's kernel of the job's size.
 template <class Real, bool Greeks, int N = 1>
-PathKernel exercise_kernel(const OptionSpec& s, std::uint64_t seed) {
+PathKernel exercise_kernel(const OptionSpec& s, const ExerciseRule& rule) {
   if constexpr (N > kMaxExerciseAssets) {
     throw std::logic_error("no kernel for a walked basket of " + std::to_string(s.assets.size()) + " assets");
   } else {
-    if (s.assets.size() == static_cast<std::size_t>(N)) return PathKernel(make_exercise_path<Real, N, Greeks>(s, seed));
-    return exercise_kernel<Real, Greeks, N + 1>(s, seed);
+    if (s.assets.size() == static_cast<std::size_t>(N)) return PathKernel(make_exercise_path<Real, N, Greeks>(s, rule));
+    return exercise_kernel<Real, Greeks, N + 1>(s, rule);
+  }
+}
+
+template <int N = 1>
+ExerciseRule fit_of_size(const OptionSpec& s, std::uint64_t seed, std::uint64_t paths) {
+  if constexpr (N > kMaxExerciseAssets) {
+    throw std::logic_error("no walk for a basket of " + std::to_string(s.assets.size()) + " assets");
+  } else {
+    if (s.assets.size() == static_cast<std::size_t>(N)) return fit_basket_rule<N>(s, seed, paths);
+    return fit_of_size<N + 1>(s, seed, paths);
   }
 }
 
@@ -288,10 +292,18 @@ bool exercise_greeks_on_path(const OptionSpec& s) {
   return true;
 }
 
-PathKernel basket_exercise_kernel(const OptionSpec& s, Precision precision, std::uint64_t seed, bool greeks) {
+ExerciseRule fit_walked_basket(const OptionSpec& s, std::uint64_t seed, bool greeks) {
+  // A European's correlation score under Heston wants only a baseline: a short walk.
+  constexpr std::uint64_t kBaselinePaths = 16384;
+  if (s.exercise_dates > 1) return fit_of_size(s, seed, s.regression_paths);
+  if (greeks && s.heston()) return fit_of_size(s, seed, kBaselinePaths);
+  return {};
+}
+
+PathKernel basket_exercise_kernel(const OptionSpec& s, Precision precision, const ExerciseRule& rule, bool greeks) {
   const bool f = precision == Precision::Float;
-  if (greeks) return f ? exercise_kernel<float, true>(s, seed) : exercise_kernel<double, true>(s, seed);
-  return f ? exercise_kernel<float, false>(s, seed) : exercise_kernel<double, false>(s, seed);
+  if (greeks) return f ? exercise_kernel<float, true>(s, rule) : exercise_kernel<double, true>(s, rule);
+  return f ? exercise_kernel<float, false>(s, rule) : exercise_kernel<double, false>(s, rule);
 }
 
 bool basket_greeks_on_path(const OptionSpec& s) {

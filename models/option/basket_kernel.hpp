@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <string>
 
+#include "models/option/lsm.hpp"
 #include "models/option/option_model.hpp"
 
 namespace mcsim::option {
@@ -22,9 +23,14 @@ PathKernel basket_kernel(const OptionSpec& s, Precision precision, bool greeks);
 // heston: v0 > 0 and |rho| < 1) and the correlation matrix is clear of singular.
 bool exercise_greeks_on_path(const OptionSpec& s);
 
-// Its kernel (BasketExercisePath of its size), with the Longstaff-Schwartz rule fitted
-// from `seed` for early exercise; with `greeks`, the one that scores them.
-PathKernel basket_exercise_kernel(const OptionSpec& s, Precision precision, std::uint64_t seed, bool greeks);
+// Its Longstaff-Schwartz rule, fitted from `seed` on the regression paths walked in
+// double on the host; with one date, none, but for the in-sample price a Heston
+// basket's correlation scores take as their baseline (`greeks`).
+ExerciseRule fit_walked_basket(const OptionSpec& s, std::uint64_t seed, bool greeks);
+
+// Its kernel (BasketExercisePath of its size), following `rule`; with `greeks`, the
+// one that scores them.
+PathKernel basket_exercise_kernel(const OptionSpec& s, Precision precision, const ExerciseRule& rule, bool greeks);
 
 // correlation_<a>_<b>: the name of the sensitivity to assets a's and b's correlation.
 std::string correlation_greek(const OptionSpec& s, std::size_t a, std::size_t b);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -328,6 +329,13 @@ Summary OptionModel::summarise(const std::vector<double>& total) const {
   return out;
 }
 
+const ExerciseRule& OptionModel::walked_rule(std::uint64_t seed) const {
+  const std::lock_guard<std::mutex> lock(fits_->mutex);
+  const auto found = fits_->rules.find(seed);
+  if (found != fits_->rules.end()) return found->second;
+  return fits_->rules[seed] = fit_walked_basket(spec_, seed, !path_greeks().empty());
+}
+
 std::vector<GreekBump> OptionModel::greek_bumps() const {
   using S = GreekBump::Scheme;
   const OptionSpec& p = spec_;
@@ -352,6 +360,8 @@ std::vector<GreekBump> OptionModel::greek_bumps() const {
       if (g == "vega" && p.heston()) {  // the initial volatility sqrt(v0), in the config's v0
         GreekBump bump{name, at + "v0", std::sqrt(asset ? asset->v0 : p.v0), 0.01, S::Central};
         bump.text = [](double root) { return fmt::format("{:.17g}", root * root); };
+        // Beside the path's Greeks a walked basket's vegas hold its exercise rule too.
+        bump.holds_fit = !in_path.empty() && p.basket_steps() && p.exercise_dates > 1;
         out.push_back(bump);
       }
     }
@@ -385,7 +395,12 @@ std::vector<GreekBump> OptionModel::greek_bumps() const {
 PathKernel OptionModel::kernel(const KernelSetup& setup) const {
   const Precision precision = setup.precision;
   const std::uint64_t seed = setup.seed;
-  if (spec_.basket_steps()) return basket_exercise_kernel(spec_, precision, seed, !path_greeks().empty());
+  if (spec_.basket_steps()) {
+    const auto* base = dynamic_cast<const OptionModel*>(setup.fitted_by);
+    if (base && (base->spec_.exercise_dates != spec_.exercise_dates || base->spec_.steps != spec_.steps))
+      throw std::logic_error("a rerun holds the exercise rule of a job with other dates");
+    return basket_exercise_kernel(spec_, precision, (base ? *base : *this).walked_rule(seed), !path_greeks().empty());
+  }
   if (spec_.early_exercise()) {
     const bool f = precision == Precision::Float;
     if (!path_greeks().empty())

@@ -2,7 +2,9 @@
 // references, and the path kernel for each precision.
 #pragma once
 #include <cmath>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -10,6 +12,7 @@
 #include "io/schema.hpp"
 #include "models/market/local_vol.hpp"
 #include "models/option/analytic.hpp"
+#include "models/option/lsm.hpp"
 #include "models/market/market.hpp"
 #include "models/model.hpp"
 
@@ -162,6 +165,9 @@ class OptionModel : public Model {
     return stepped ? (spec_.times.empty() ? spec_.steps : spec_.times.size()) : 1;
   }
   const OptionSpec& spec() const { return spec_; }
+  // A walked basket's exercise rule from `seed` (fit_walked_basket), fitted once and
+  // kept: the job's bumped reruns may follow it (KernelSetup::fitted_by).
+  const ExerciseRule& walked_rule(std::uint64_t seed) const;
 
  private:
   std::vector<std::string> path_greeks() const;
@@ -169,6 +175,11 @@ class OptionModel : public Model {
   std::vector<std::string> path_outputs() const;
   OptionSpec spec_;
   StepTables tables_;
+  struct Fits {
+    std::mutex mutex;
+    std::map<std::uint64_t, ExerciseRule> rules;  // by seed
+  };
+  std::shared_ptr<Fits> fits_ = std::make_shared<Fits>();
 };
 
 std::unique_ptr<Model> parse_option_model(io::Block& model);

@@ -33,15 +33,17 @@ bool add_greeks(const io::Job& job, const RunOptions& options, const DeviceList&
       fmt::format("run.paths={}", mpi::broadcast(base.paths)), fmt::format("run.chunk_paths={}", job.run.chunk_paths),
       "run.target_rel_error=null", "run.target_abs_error=null"};
   // (key, value) -> chunk means (empty off rank 0). Every rank reruns the same
-  // bumps in the same order: the reruns are collective.
+  // bumps in the same order: the reruns are collective. A rerun prices alone.
   std::map<std::pair<std::string, std::string>, std::vector<double>> cache;
   const auto means_at = [&](const GreekBump& b, double value) {
     const std::string text = b.text ? b.text(value) : fmt::format("{:.17g}", value);
     const auto found = cache.find({b.key, text});
     if (found != cache.end()) return found->second;
     std::vector<std::string> sets = same_paths;
-    sets.push_back(b.key + "=" + text);
-    const ScenarioRun r = run(io::load_job_text(job.yaml, job.file + " (" + b.key + " bumped)", sets), quiet, devices);
+    sets.insert(sets.end(), {b.key + "=" + text, "model.greeks=null"});
+    RunOptions rerun = quiet;
+    rerun.fitted_by = b.holds_fit ? job.model.get() : nullptr;
+    const ScenarioRun r = run(io::load_job_text(job.yaml, job.file + " (" + b.key + " bumped)", sets), rerun, devices);
     return cache[{b.key, text}] = mpi::master() ? chunk_means(r.scenario) : std::vector<double>{};
   };
 

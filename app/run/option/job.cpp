@@ -137,10 +137,10 @@ io::Table convergence_table(const Model& model, const ChunkStore& store, std::ui
 // the target after each stage.
 class OptionStages : public StagedJob {
  public:
-  OptionStages(const io::Job& job, const RunOptions&, const DeviceList&)
+  OptionStages(const io::Job& job, const RunOptions& options, const DeviceList&)
       : job_(job),
         run_(job.run),
-        kernel_(job.model->kernel({run_.precision, run_.seed, run_.chunk_paths})),
+        kernel_(job.model->kernel({run_.precision, run_.seed, run_.chunk_paths, options.fitted_by})),
         width_(tally_width(kernel_)),
         chunks_((run_.paths + run_.chunk_paths - 1) / run_.chunk_paths),
         has_target_(run_.target_rel_error > 0 || run_.target_abs_error > 0),
