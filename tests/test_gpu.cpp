@@ -179,7 +179,10 @@ namespace {
 // The same job on the CPU and on the GPU: the same samples, values within 2e-5
 // relative and errors within 2e-3 (a Sobol error, the spread of 32 chunk means
 // each far more precise than a plain one, within 2e-2: float rounding moves it more).
-void agree_on_cpu_and_gpu(const std::string& job, const std::vector<std::string>& sets, bool sobol) {
+// With early exercise in float a path at the fitted boundary may stop on another
+// date on each backend: each such path moves an estimate by about its spread over
+// n, std_error / sqrt(n); `flips` of them are allowed.
+void agree_on_cpu_and_gpu(const std::string& job, const std::vector<std::string>& sets, bool sobol, int flips = 0) {
   const auto cpu = run_on(io::BackendChoice::Cpu, job, sets);
   const auto gpu = run_on(io::BackendChoice::Cuda, job, sets);
   const auto& ce = cpu.scenarios.front().estimates;
@@ -191,7 +194,9 @@ void agree_on_cpu_and_gpu(const std::string& job, const std::vector<std::string>
     // Rounding apart (fused multiply-adds, the device's exp): 2e-5 of the value, or of
     // an estimate near 0 against its spread (a likelihood ratio's sum of large
     // opposite terms) 1e-3 of its standard error, far below what a wrong term moves.
-    CHECK(std::fabs(ge[i].value - ce[i].value) <= std::max(2e-5 * std::fabs(ce[i].value), 1e-3 * ce[i].std_error));
+    const double flipped = flips * ce[i].std_error / std::sqrt(static_cast<double>(ce[i].samples));
+    CHECK(std::fabs(ge[i].value - ce[i].value) <=
+          std::max(2e-5 * std::fabs(ce[i].value), 1e-3 * ce[i].std_error) + flipped);
     CHECK(std::fabs(ge[i].std_error - ce[i].std_error) <= (sobol ? 2e-2 : 2e-3) * ce[i].std_error);
   }
 }
@@ -346,7 +351,8 @@ TEST_CASE("path-dependent, Heston, Sobol, basket, walked basket, Bermudan, jump,
       const bool sobol = inst.find("sobol") != std::string::npos;
       std::vector<std::string> sets{std::string("run.precision=") + precision};
       if (sobol) sets.push_back("run.paths=131072");
-      agree_on_cpu_and_gpu(base + inst, sets, sobol);
+      const bool exercise = inst.find("bermudan") != std::string::npos || inst.find("american") != std::string::npos;
+      agree_on_cpu_and_gpu(base + inst, sets, sobol, exercise && std::string(precision) == "float" ? 4 : 0);
     }
 }
 
