@@ -42,7 +42,10 @@ using Clock = std::chrono::steady_clock;
 using transport::Site;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-constexpr std::uint64_t kUnitHistories = std::uint64_t{1} << 26;  // fixed source: histories per call
+// Fixed source: histories per call, as many as a GPU takes at once; with the CPU
+// among the devices fewer, so a stop (taken between calls) comes within seconds.
+constexpr std::uint64_t kUnitHistories = std::uint64_t{1} << 26;
+constexpr std::uint64_t kCpuUnitHistories = std::uint64_t{1} << 22;
 constexpr std::uint64_t kGenerationRow = 4096;                    // eigenvalue: histories per row
 
 // Rows [row0, row1) of `whole` on this rank's devices, each a contiguous share, at
@@ -177,7 +180,7 @@ class FixedSourceStages : public TransportStages {
   bool next_stage() override { return !ran_ && (ran_ = true); }
   // Units: runs of chunks still to do, of about a 64th of the job (for progress
   // and checkpoints), at least a chunk per CPU thread and at most kUnitHistories
-  // histories each.
+  // (kCpuUnitHistories) histories each.
   bool dispatch(const DeviceList& devices, StageContext& context) override {
     const std::uint64_t C = run_.chunk_paths;
     std::vector<plan::Span> todo;
@@ -186,9 +189,12 @@ class FixedSourceStages : public TransportStages {
       if (!todo.empty() && todo.back().last == c) ++todo.back().last;
       else todo.push_back({c, c + 1});
     }
-    std::uint64_t least = 1;
-    for (const Device* d : devices) least = std::max(least, d->min_unit());
-    const std::uint64_t most = kUnitHistories / C;
+    std::uint64_t least = 1, unit_histories = kUnitHistories;
+    for (const Device* d : devices) {
+      least = std::max(least, d->min_unit());
+      if (d->kind() == DeviceKind::Cpu) unit_histories = kCpuUnitHistories;
+    }
+    const std::uint64_t most = unit_histories / C;
     const TransportBatch whole{0, 0, n_, C, nullptr, 1};
     for (const plan::Span& u : plan::cut(todo, plan::unit_size(chunks_, 1, 64, std::min(least, most), most))) {
       if (stop_requested()) return false;
