@@ -166,7 +166,7 @@ TEST_CASE("a transport run stopped by SIGTERM resumes to the bits of an unstoppe
       "  geometry: { type: slab, boundaries: [-1.853722, 1.853722] }\n"
       "  regions: [PUa]\n"
       "  eigenvalue: { inactive: 20, active: 200 }\n"};
-  const char* paths[] = {"12_000_000", "100_000"};
+  const char* paths[] = {"4_000_000", "100_000"};
   for (int m = 0; m < 2; ++m) {
     INFO(models[m]);
     const fs::path dir = scratch("ckpt-transport");
