@@ -230,12 +230,13 @@ std::vector<Reference> price_references(const OptionSpec& s) {
   return {};
 }
 
-// The Greeks of an exact closed form on flat single-asset GBM or Heston inputs, by
-// its differences. Theta is left to its own reference.
+// The Greeks of an exact closed form on flat single-asset GBM or Heston inputs, or
+// of Black-Scholes-Hull-White's in its spot and volatility, by its differences.
+// Theta is left to its own reference.
 std::vector<Reference> difference_greeks(const OptionSpec& s, const std::vector<Reference>& have) {
   std::vector<Reference> out;
-  const bool heston = s.heston() && !s.jumping;
-  if (!(s.gbm() || heston) || s.multi_asset() || s.term_structure() || s.market.has_cash() || s.hybrid()) return out;
+  const bool heston = s.heston() && !s.jumping, hybrid = s.hybrid();
+  if (!(s.gbm() || heston) || s.multi_asset() || (s.term_structure() && !hybrid) || s.market.has_cash()) return out;
   const auto base = price_references(s);
   if (base.empty() || base[0].tolerance != 0) return out;
   const double mid = base[0].value;
@@ -243,7 +244,9 @@ std::vector<Reference> difference_greeks(const OptionSpec& s, const std::vector<
   const double spot_step = std::min(0.01 * s.spot, s.knock == KnockKind::None ? INFINITY : 0.25 * std::fabs(s.spot - s.barrier));
   for (const auto& g : s.greeks) {
     const auto given = [&g](const Reference& r) { return r.name == g; };
-    if (g == "theta" || (heston && g == "vega") || std::any_of(have.begin(), have.end(), given)) continue;
+    if (g == "theta" || (heston && g == "vega") || (hybrid && g != "delta" && g != "gamma" && g != "vega") ||
+        std::any_of(have.begin(), have.end(), given))
+      continue;
     double OptionSpec::*field = g == "vega" ? &OptionSpec::volatility
                                 : g == "rho" ? &OptionSpec::rate
                                 : g == "dividend_rho" ? &OptionSpec::dividend
@@ -289,8 +292,9 @@ std::vector<Reference> OptionModel::references() const {
     const auto greeks = two_asset_greeks(spec_);
     refs.insert(refs.end(), greeks.begin(), greeks.end());
   }
-  if (spec_.instrument == Instrument::European && spec_.gbm()) {
-    // Term structures: delta and gamma are those of the equivalent flat inputs.
+  if (spec_.instrument == Instrument::European && spec_.gbm() && !spec_.hybrid()) {
+    // Term structures: delta and gamma are those of the equivalent flat inputs (not
+    // so beside a random rate, which adds to the forward's variance).
     const BsmInput in = bsm_input(spec_);
     for (const auto& g : spec_.greeks) {
       if (spec_.term_structure() && g != "delta" && g != "gamma") continue;
