@@ -80,9 +80,13 @@ using ShortRate = KernelList<rates::ShortRatePath<float, 1>, rates::ShortRatePat
 
 using option::HybridPath;
 using Hybrid = KernelList<HybridPath<float, 1, false>, HybridPath<double, 1, false>,  // Black-Scholes-Hull-White
-                          HybridPath<float, 2, false>, HybridPath<double, 2, false>>;
+                          HybridPath<float, 2, false>, HybridPath<double, 2, false>,
+                          HybridPath<float, 1, false, true>, HybridPath<double, 1, false, true>,  // with delta and gamma
+                          HybridPath<float, 2, false, true>, HybridPath<double, 2, false, true>>;
 using HestonHybrid = KernelList<HybridPath<float, 1, true>, HybridPath<double, 1, true>,  // Heston-Hull-White
-                                HybridPath<float, 2, true>, HybridPath<double, 2, true>>;
+                                HybridPath<float, 2, true>, HybridPath<double, 2, true>,
+                                HybridPath<float, 1, true, true>, HybridPath<double, 1, true, true>,
+                                HybridPath<float, 2, true, true>, HybridPath<double, 2, true, true>>;
 
 using Families = std::tuple<European, GbmSteps, GreekSteps, ControlSteps, SobolSteps, HestonSteps, HestonGreekSteps, LocalVolSteps, CevSteps, MertonSteps,
                             BatesSteps, CashSteps, Basket, BasketGreeks, BasketSteps, BasketStepGreeks, American, ShortRate, Hybrid, HestonHybrid>;

@@ -388,10 +388,13 @@ TEST_CASE("stocks beside a Hull-White rate and autocallables agree on CPU and GP
   for (const char* precision : {"float", "double"})
     for (const std::string& job : {base + gbm + european, base + gbm + autocall + "  variance_reduction: [antithetic]\n",
                                    std::string("run: { name: t, paths: 100_003, seed: 17, chunk_paths: 4096 }\nmodel:\n"
-                                               "  type: option\n") + heston + autocall}) {
-      INFO(precision << "\n" << job);
-      agree_on_cpu_and_gpu(job, {std::string("run.precision=") + precision}, false);
-    }
+                                               "  type: option\n") + heston + autocall})
+      for (const char* greeks : {"null", "[delta, gamma]"}) {  // the likelihood ratio's scores too
+        INFO(precision << " greeks " << greeks << "\n" << job);
+        const bool flt = std::string(precision) == "float", scored = std::string(greeks) != "null";
+        agree_on_cpu_and_gpu(job, {std::string("run.precision=") + precision, std::string("model.greeks=") + greeks}, false,
+                             flt && scored ? 4 : 0);
+      }
 }
 
 namespace {

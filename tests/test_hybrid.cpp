@@ -117,6 +117,62 @@ TEST_CASE("an autocallable's coupons, calls and memory each move its price", "[h
   CHECK(price(base).value > std::exp(-0.06) * 0.6);
 }
 
+namespace {
+const mcsim::reduce::Estimate& estimate(const io::Results& r, const std::string& name) {
+  for (const auto& e : r.scenarios.front().estimates)
+    if (e.name == name) return e;
+  FAIL("no estimate " << name);
+  throw;
+}
+}  // namespace
+
+TEST_CASE("a hybrid's delta and gamma by the first step's likelihood ratio agree with the closed form's differences",
+          "[hybrid][greeks]") {
+  // The closed form's differences at the spot +- 1 (a run of a few paths gives its reference).
+  const auto closed = [](double spot) {
+    return reference(run_cpu(kBsHw, {"run.paths=1000", "model.process.spot=" + std::to_string(spot)}));
+  };
+  const double up = closed(101), mid = closed(100), down = closed(99);
+  const double delta = (up - down) / 2, gamma = up - 2 * mid + down;
+  for (const char* precision : {"float", "double"})
+    for (const char* vr : {"[]", "[antithetic]"}) {
+      INFO(precision << " " << vr);
+      const auto r = run_cpu(kBsHw, {std::string("run.precision=") + precision, std::string("model.variance_reduction=") + vr,
+                                     "model.greeks=[delta, gamma]"});
+      const auto& d = estimate(r, "delta");
+      const auto& g = estimate(r, "gamma");
+      CHECK(std::fabs(d.value - delta) < 4 * d.std_error);
+      CHECK(std::fabs(g.value - gamma) < 4 * g.std_error);
+      CHECK(g.std_error < 0.1 * gamma);  // an estimate, not noise
+    }
+}
+
+TEST_CASE("an autocallable's delta and gamma by likelihood ratio agree with bump and revalue", "[hybrid][greeks]") {
+  const std::vector<std::string> real{"model.instrument.autocall_barrier=1", "model.instrument.coupon=0.02",
+                                      "model.instrument.coupon_barrier=0.7", "model.instrument.knock_in=0.6",
+                                      "model.greeks=[delta, gamma]"};
+  const std::string heston = "model.process={type: heston, spot: 100, rate: 0.03, dividend: 0.02, v0: 0.04, kappa: 2, "
+                             "theta: 0.05, xi: 0.4, rho: -0.6, short_rate: {a: 0.1, sigma: 0.02, correlation: -0.5}}";
+  for (const std::string& process : {std::string(), heston})
+    for (const char* precision : {"float", "double"}) {
+      INFO((process.empty() ? "gbm" : "heston") << " " << precision);
+      auto sets = real;
+      sets.push_back(std::string("run.precision=") + precision);
+      if (!process.empty()) sets.insert(sets.end(), {process, "model.steps=12"});
+      const auto path = run_cpu(kAutocall, sets);
+      sets.push_back("model.greek_method=bump");
+      const auto bump = run_cpu(kAutocall, sets);
+      for (const char* g : {"delta", "gamma"}) {
+        INFO(g);
+        const auto& p = estimate(path, g);
+        const auto& b = estimate(bump, g);
+        CHECK(std::fabs(p.value - b.value) < 4 * std::hypot(p.std_error, b.std_error));
+        if (g == std::string("delta")) CHECK(std::fabs(p.value) > 4 * p.std_error);  // the put moves it: not zero
+      }
+      CHECK(price(path).value == Approx(price(bump).value).epsilon(1e-6));  // the same paths
+    }
+}
+
 TEST_CASE("hybrid and autocallable jobs refuse what they do not combine with", "[hybrid][config]") {
   CHECK(has_line(errors_of(kBsHw, {"model.instrument={type: asian, option: call, strike: 100, maturity: 1, fixings: 12}"}),
                  "with process.short_rate mcsim prices european options and autocallables"));

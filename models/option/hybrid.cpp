@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "models/option/heston_step.hpp"
+#include "models/option/lsm.hpp"
+#include "rng/stream.hpp"
 
 namespace mcsim::option {
 
@@ -70,9 +72,41 @@ TableData hybrid_table(const OptionSpec& s, const std::vector<double>& times) {
   return TableData(v);
 }
 
-template <class Real, int Copies, bool Heston>
-HybridPath<Real, Copies, Heston> make_hybrid_path(const OptionSpec& s, const StepTables& t) {
-  HybridPath<Real, Copies, Heston> k{};
+bool hybrid_greeks_on_path(const OptionSpec& s) {
+  const std::vector<double> times = hybrid_step_times(s);
+  const TableData table = hybrid_table(s, {times.front()});  // the first step's fields
+  const KernelTable<double> first = table.view<double>();
+  const double own = first[7], deviation = s.heston() ? std::sqrt(s.v0 * (1 - s.rho * s.rho)) : first[9];
+  return own > 1e-6 && deviation > 1e-6;
+}
+
+namespace {
+// The mean of `k`'s price on `paths` paths of kRegressionStreams (a multiple of its
+// group), summed in a fixed order: the same on any number of threads.
+template <class Path>
+double host_price(const Path& k, std::uint64_t seed, std::uint64_t paths) {
+  struct Sum {
+    double total = 0;
+    void add(int output, double x) { total += output == 0 ? x : 0.0; }
+  };
+  const auto groups = static_cast<std::int64_t>(paths / Path::kGroup);
+  std::vector<double> sums(static_cast<std::size_t>(groups));
+#pragma omp parallel for schedule(static)
+  for (std::int64_t g = 0; g < groups; ++g) {
+    rng::Stream stream(seed, kRegressionStreams | static_cast<std::uint64_t>(g));
+    Sum sum;
+    k.simulate(stream, Path::kGroup, sum);
+    sums[static_cast<std::size_t>(g)] = sum.total;
+  }
+  double total = 0;
+  for (double x : sums) total += x;
+  return total / static_cast<double>(groups * Path::kGroup);
+}
+}  // namespace
+
+template <class Real, int Copies, bool Heston, bool Greeks>
+HybridPath<Real, Copies, Heston, Greeks> make_hybrid_path(const OptionSpec& s, const StepTables& t, std::uint64_t seed) {
+  HybridPath<Real, Copies, Heston, Greeks> k{};
   const bool autocall = s.instrument == Instrument::Autocallable;
   k.payoff = autocall ? HybridPayoff::Autocallable : HybridPayoff::European;
   k.steps = static_cast<int>(t.path_steps);
@@ -90,11 +124,18 @@ HybridPath<Real, Copies, Heston> make_hybrid_path(const OptionSpec& s, const Ste
   k.memory = s.memory;
   // The step's coefficients and carry come from the table at each step.
   if constexpr (Heston) k.heston = make_heston_step<Real>(s.qe, s.v0, s.kappa, s.theta, s.xi, s.rho, 0.0, 0.0);
+  if constexpr (Greeks) {
+    constexpr std::uint64_t kBaselinePaths = 8192;
+    k.baseline = static_cast<Real>(host_price(make_hybrid_path<double, 1, Heston, false>(s, t, seed), seed, kBaselinePaths));
+  }
   return k;
 }
 
-#define MCSIM_HYBRID(Real, Copies, Heston) \
-  template HybridPath<Real, Copies, Heston> make_hybrid_path<Real, Copies, Heston>(const OptionSpec&, const StepTables&);
+#define MCSIM_HYBRID(Real, Copies, Heston)                                                                     \
+  template HybridPath<Real, Copies, Heston, false> make_hybrid_path<Real, Copies, Heston, false>(const OptionSpec&, \
+                                                                                               const StepTables&, std::uint64_t); \
+  template HybridPath<Real, Copies, Heston, true> make_hybrid_path<Real, Copies, Heston, true>(const OptionSpec&,   \
+                                                                                             const StepTables&, std::uint64_t);
 MCSIM_HYBRID(float, 1, false)
 MCSIM_HYBRID(double, 1, false)
 MCSIM_HYBRID(float, 2, false)

@@ -1,6 +1,7 @@
 // A stock beside a Hull-White short rate, and autocallables (HybridPath): their
 // config keys, the path's step grid and per-step table, and the kernel.
 #pragma once
+#include <cstdint>
 #include <vector>
 
 #include "io/block.hpp"
@@ -27,7 +28,12 @@ rates::HullWhite hull_white_of(const OptionSpec& s);
 std::vector<double> hybrid_step_times(const OptionSpec& s);
 // HybridPath's per-step table on those steps.
 TableData hybrid_table(const OptionSpec& s, const std::vector<double>& times);
-template <class Real, int Copies, bool Heston>
-HybridPath<Real, Copies, Heston> make_hybrid_path(const OptionSpec& s, const StepTables& t);
+// Whether its paths can score delta and gamma (HybridPath with Greeks): the first
+// step's log spot has a deviation of its own, apart from the rates' normals.
+bool hybrid_greeks_on_path(const OptionSpec& s);
+// With Greeks, the scores' baseline is the price on paths of `seed`'s regression
+// streams, walked in double on the host.
+template <class Real, int Copies, bool Heston, bool Greeks>
+HybridPath<Real, Copies, Heston, Greeks> make_hybrid_path(const OptionSpec& s, const StepTables& t, std::uint64_t seed);
 
 }  // namespace mcsim::option

@@ -6,6 +6,18 @@
 // payment at t_k is discounted by D_k = P(0,t_k) e^{-V(0,t_k)/2 - I_k} and D S / S0
 // is a martingale step by step. Payoffs: a European, or an autocallable observed at
 // some of the steps.
+// With Greeks, each path also scores delta and gamma by a likelihood ratio. Given
+// the rates' normals (and Heston's variances), step k moves the log spot by
+// sd_k e_k of its own normal e_k (sd_k: the step's deviation times that normal's
+// load), and the payoff looks at the log spot at the observations only. A shift of
+// log S0 by h is then the same law as shifting the means of e_1..e_m, the steps up
+// to the first observation, by h sd_k / Q, Q = sum sd_k^2 (the least-variance
+// spread), whose score with W = sum sd_k e_k gives
+//   delta = E[V W / Q] / S0,   gamma = E[V ((W / Q)^2 - 1 / Q - W / Q)] / S0^2.
+// That holds for the autocallable's calls and coupons, which jump with the path,
+// as for the European; its error grows as the first observation comes sooner.
+// Both scores have mean 0, so V is taken less a constant near its mean (`baseline`,
+// the price on a few paths of the host's): an autocallable's V is mostly near 1.
 #pragma once
 #include <type_traits>
 
@@ -19,10 +31,12 @@ namespace mcsim::option {
 
 enum class HybridPayoff { European, Autocallable };
 
-template <class Real, int Copies, bool Heston>
+template <class Real, int Copies, bool Heston, bool Greeks = false>
 struct HybridPath {
   using real_type = Real;
-  static constexpr int kOutputs = Copies == 2 ? 2 : 1;  // price [, the first path of each pair alone]
+  static constexpr int kGreeks = Greeks ? 2 : 0;  // delta, gamma
+  // price [, delta, gamma] [, the first path of each pair alone]
+  static constexpr int kOutputs = 1 + kGreeks + (Copies == 2 ? 1 : 0);
   static constexpr int kGroup = rng::NormalBlock<Real>::size;
   // Heston's state and four normals a step: antithetic pairs and double need the registers of one block per SM.
   static constexpr int kMinBlocksPerSM = Copies == 2 || (Heston && sizeof(Real) == 8) ? 1 : 2;
@@ -45,6 +59,7 @@ struct HybridPath {
   // S_T / S_i below log_knock_in. log_moneyness = log(spot / S_i).
   Real log_call, log_coupon, log_knock_in, coupon, log_moneyness;
   bool memory;
+  Real baseline;  // Greeks: the constant the scores weigh V against
   struct Unused {};
   std::conditional_t<Heston, HestonStep<Real>, Unused> heston;  // the step's fields come from the table
 
@@ -58,12 +73,15 @@ struct HybridPath {
     constexpr int G = kGroup;
     Real x[Copies][G], integral[Copies][G], s[Copies][G], v[Heston ? Copies : 1][G];
     Real value[Copies][G], alive[Copies][G], missed[Copies][G];
+    Real wsum[Greeks ? Copies : 1][G], qsum[Greeks ? Copies : 1][G];  // W and Q up to the first observation
     for (int c = 0; c < Copies; ++c)
       for (int l = 0; l < G; ++l) {
         x[c][l] = integral[c][l] = s[c][l] = value[c][l] = missed[c][l] = Real(0);
         alive[c][l] = Real(1);
         if constexpr (Heston) v[c][l] = heston.v0;
+        if constexpr (Greeks) wsum[c][l] = qsum[c][l] = Real(0);
       }
+    bool before_first = true;  // up to and including the first observation's step
     for (int k = 0; k < steps; ++k) {
       const Real* d = step_data.data + static_cast<std::uint64_t>(k) * kStepFields;
       [[maybe_unused]] HestonStep<Real> h{};
@@ -86,20 +104,41 @@ struct HybridPath {
           const Real before = integral[c][l];
           rates::hull_white_step(d, a, b, x[c][l], integral[c][l]);
           const Real w = d[5] * a + d[6] * b + d[7] * e;  // the spot's own normal
+          [[maybe_unused]] Real sd = d[9];  // the log spot's deviation over the step (Heston: given the variance's)
           if constexpr (Heston) {
+            const Real v_before = v[c][l];
             h.advance(s[c][l], v[c][l], c ? -zv.z[l] : zv.z[l], w);
             s[c][l] += integral[c][l] - before;
+            if constexpr (Greeks) sd = h.spot_deviation(v_before, v[c][l]);
           } else {
             s[c][l] += d[8] + (integral[c][l] - before) + d[9] * w;
           }
+          if constexpr (Greeks) {
+            if (before_first) {
+              sd *= d[7];
+              wsum[c][l] += sd * e;
+              qsum[c][l] += sd * sd;
+            }
+          }
           if (obs >= 0) observe(obs, fast_exp(d[10] - integral[c][l]), s[c][l], value[c][l], alive[c][l], missed[c][l]);
         }
+      if (obs >= 0) before_first = false;
     }
     for (int l = 0; l < lanes; ++l) {
       Real total = Real(0);
       for (int c = 0; c < Copies; ++c) total += value[c][l];
       acc.add(0, total / static_cast<Real>(Copies));
-      if constexpr (Copies == 2) acc.add(1, value[0][l]);
+      if constexpr (Greeks) {
+        Real delta = Real(0), gamma = Real(0);
+        for (int c = 0; c < Copies; ++c) {
+          const Real score = wsum[c][l] / qsum[c][l], gap = value[c][l] - baseline;
+          delta += gap * score;
+          gamma += gap * (score * score - Real(1) / qsum[c][l] - score);
+        }
+        acc.add(1, delta / (static_cast<Real>(Copies) * spot));
+        acc.add(2, gamma / (static_cast<Real>(Copies) * spot * spot));
+      }
+      if constexpr (Copies == 2) acc.add(1 + kGreeks, value[0][l]);
     }
   }
 

@@ -201,7 +201,8 @@ OptionModel::OptionModel(OptionSpec spec) : spec_(std::move(spec)), tables_(make
 // digital's on flat inputs (EuropeanPath), a stepped GBM or Heston payoff's without a
 // control or Sobol points (StepPath with Greeks), an American's or Bermudan's with its
 // exercise dates held (AmericanPath with Greeks), a basket's per asset and pair of
-// assets (BasketPath with Greeks). Theta, the gamma of payoffs whose path starts at
+// assets (BasketPath with Greeks), a hybrid's or autocallable's delta and gamma
+// (HybridPath with Greeks). Theta, the gamma of payoffs whose path starts at
 // the spot (lookbacks, continuous barriers), and every Greek of other paths or
 // under `greek_method: bump` come by bump and revalue.
 std::vector<std::string> OptionModel::path_greeks() const {
@@ -215,7 +216,13 @@ std::vector<std::string> OptionModel::path_greeks() const {
       if (g != "theta" && g != "vega") out.push_back(g);
     return out;
   }
-  if (s.bump_greeks || !(s.gbm() || heston) || s.sobol || s.hybrid() || s.market.has_cash()) return out;
+  if (s.hybrid()) {  // delta and gamma by the first step's likelihood ratio (hybrid_path.hpp)
+    if (s.bump_greeks || !hybrid_greeks_on_path(s)) return out;
+    for (const auto& g : s.greeks)
+      if (g == "delta" || g == "gamma") out.push_back(g);
+    return out;
+  }
+  if (s.bump_greeks || !(s.gbm() || heston) || s.sobol || s.market.has_cash()) return out;
   if (s.early_exercise() || s.multi_asset()) {
     if (s.multi_asset() && !basket_greeks_on_path(s)) return out;
     for (const auto& g : s.greeks)
@@ -239,6 +246,7 @@ std::vector<std::string> OptionModel::path_greeks() const {
 // What a Greek-scoring path tallies after the price, in its order: a basket's per
 // asset (delta_<asset>, ...) and per pair of assets (correlation_<a>_<b>).
 std::vector<std::string> OptionModel::path_greek_outputs() const {
+  if (spec_.hybrid()) return {"delta", "gamma"};
   if (!spec_.multi_asset()) return {"delta", "gamma", "vega", "rho", "dividend_rho"};
   const auto& assets = spec_.assets;
   std::vector<std::string> out;
@@ -411,12 +419,14 @@ PathKernel OptionModel::kernel(const KernelSetup& setup) const {
   const StepTables& t = tables_;
   if (spec_.hybrid()) {
     const bool f = precision == Precision::Float, a = spec_.antithetic;
-    const auto with = [&](auto heston) -> PathKernel {
-      constexpr bool H = decltype(heston)::value;
-      if (a) return f ? PathKernel(make_hybrid_path<float, 2, H>(spec_, t)) : PathKernel(make_hybrid_path<double, 2, H>(spec_, t));
-      return f ? PathKernel(make_hybrid_path<float, 1, H>(spec_, t)) : PathKernel(make_hybrid_path<double, 1, H>(spec_, t));
+    const auto with = [&](auto heston, auto greeks) -> PathKernel {
+      constexpr bool H = decltype(heston)::value, G = decltype(greeks)::value;
+      if (a) return f ? PathKernel(make_hybrid_path<float, 2, H, G>(spec_, t, seed)) : PathKernel(make_hybrid_path<double, 2, H, G>(spec_, t, seed));
+      return f ? PathKernel(make_hybrid_path<float, 1, H, G>(spec_, t, seed)) : PathKernel(make_hybrid_path<double, 1, H, G>(spec_, t, seed));
     };
-    return spec_.heston() ? with(std::true_type{}) : with(std::false_type{});
+    const bool greeks = !path_greeks().empty();
+    if (spec_.heston()) return greeks ? with(std::true_type{}, std::true_type{}) : with(std::true_type{}, std::false_type{});
+    return greeks ? with(std::false_type{}, std::true_type{}) : with(std::false_type{}, std::false_type{});
   }
   // Paths other than GBM's on its fixings: plain or antithetic, no control or Sobol
   // points; Heston's with its path Greeks.
