@@ -130,9 +130,10 @@ void Block::error_where(const std::string& where, const std::string& message) {
 }
 
 std::string Block::where_of(const std::string& key, int item, int sub) const {
+  // reset(), not =: assigning to a yaml-cpp node writes through to the config's own node.
   YAML::Node n = has(key) ? node_[key] : node_;
-  if (item >= 0 && n.IsSequence() && static_cast<std::size_t>(item) < n.size()) n = n[static_cast<std::size_t>(item)];
-  if (sub >= 0 && n.IsSequence() && static_cast<std::size_t>(sub) < n.size()) n = n[static_cast<std::size_t>(sub)];
+  if (item >= 0 && n.IsSequence() && static_cast<std::size_t>(item) < n.size()) n.reset(n[static_cast<std::size_t>(item)]);
+  if (sub >= 0 && n.IsSequence() && static_cast<std::size_t>(sub) < n.size()) n.reset(n[static_cast<std::size_t>(sub)]);
   const YAML::Mark m = n.Mark();
   const std::string at = key_path(key);
   if (m.is_null()) return diag_.location() + ": " + at;

@@ -159,7 +159,7 @@ TEST_CASE("a surface with calendar or butterfly arbitrage is refused, saying whe
   const auto calendar = errors_of(surface_job("{ expiries: [0.5, 1], strikes: [80, 100, 120], "
                                               "vols: [[0.3, 0.3, 0.3], [0.3, 0.2, 0.3]] }"));
   CHECK(has_line(calendar, "calendar arbitrage between expiries 0.5 and 1 at strike 100"));
-  CHECK(has_line(calendar, "job.yaml:4:81: model.market.vol_surface.vols: calendar"));  // at the quote
+  CHECK(has_line(calendar, "job.yaml:4:103: model.market.vol_surface.vols: calendar"));  // at the quote
   // A spike at one strike makes call prices concave there: butterfly arbitrage.
   const auto butterfly = errors_of(surface_job("{ expiries: [1], strikes: [90, 95, 100, 105, 110], "
                                                "vols: [[0.2, 0.2, 0.6, 0.2, 0.2]] }"));
