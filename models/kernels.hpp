@@ -45,6 +45,11 @@ using LocalVolSteps = KernelList<
 using CevSteps =
     KernelList<StepPath<float, 1, false, false, Dynamics::Cev>, StepPath<double, 1, false, false, Dynamics::Cev>,
                StepPath<float, 2, false, false, Dynamics::Cev>, StepPath<double, 2, false, false, Dynamics::Cev>>;
+using LocalGreekSteps = KernelList<  // with path Greeks
+    StepPath<float, 1, false, false, Dynamics::LocalVol, true>, StepPath<double, 1, false, false, Dynamics::LocalVol, true>,
+    StepPath<float, 2, false, false, Dynamics::LocalVol, true>, StepPath<double, 2, false, false, Dynamics::LocalVol, true>,
+    StepPath<float, 1, false, false, Dynamics::Cev, true>, StepPath<double, 1, false, false, Dynamics::Cev, true>,
+    StepPath<float, 2, false, false, Dynamics::Cev, true>, StepPath<double, 2, false, false, Dynamics::Cev, true>>;
 using MertonSteps =
     KernelList<StepPath<float, 1, false, false, Dynamics::Merton>, StepPath<double, 1, false, false, Dynamics::Merton>,
                StepPath<float, 2, false, false, Dynamics::Merton>, StepPath<double, 2, false, false, Dynamics::Merton>>;
@@ -88,7 +93,8 @@ using HestonHybrid = KernelList<HybridPath<float, 1, true>, HybridPath<double, 1
                                 HybridPath<float, 1, true, true>, HybridPath<double, 1, true, true>,
                                 HybridPath<float, 2, true, true>, HybridPath<double, 2, true, true>>;
 
-using Families = std::tuple<European, GbmSteps, GreekSteps, ControlSteps, SobolSteps, HestonSteps, HestonGreekSteps, LocalVolSteps, CevSteps, MertonSteps,
+using Families = std::tuple<European, GbmSteps, GreekSteps, ControlSteps, SobolSteps, HestonSteps, HestonGreekSteps, LocalVolSteps, CevSteps, LocalGreekSteps,
+                            MertonSteps,
                             BatesSteps, CashSteps, Basket, BasketGreeks, BasketSteps, BasketStepGreeks, American, ShortRate, Hybrid, HestonHybrid>;
 }  // namespace kernels
 

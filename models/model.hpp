@@ -59,8 +59,9 @@ struct GreekBump {
   Scheme scheme;
   // The key's value at x where it is not x itself (a matrix entry: the whole matrix).
   std::function<std::string(double)> text = nullptr;
-  // The reruns follow the base job's fitted exercise rule (KernelSetup::fitted_by):
-  // the boundary held, as the path's own Greeks hold it, and one fit for the job.
+  // The reruns follow what the base job fitted (KernelSetup::fitted_by): its exercise
+  // rule, the boundary held as the path's own Greeks hold it, and one fit for the job;
+  // or its local volatility grid, sigma(t, S) held.
   bool holds_fit = false;
 };
 

@@ -202,7 +202,7 @@ void agree_on_cpu_and_gpu(const std::string& job, const std::vector<std::string>
 }
 }  // namespace
 
-TEST_CASE("path-dependent, Heston, Sobol, basket, walked basket, Bermudan, jump, forward-start, cliquet and cash-dividend options and path Greeks agree on CPU and GPU", "[gpu]") {
+TEST_CASE("path-dependent, Heston, local volatility, Sobol, basket, walked basket, Bermudan, jump, forward-start, cliquet and cash-dividend options and path Greeks agree on CPU and GPU", "[gpu]") {
   if (!have_gpu()) return;
   const std::string base =
       "run: { name: t, paths: 200_003, seed: 12, chunk_paths: 4096 }\n"
@@ -316,6 +316,13 @@ TEST_CASE("path-dependent, Heston, Sobol, basket, walked basket, Bermudan, jump,
       "  process: { type: cev, spot: 100, rate: 0.05, dividend: 0.02, sigma: 2.5, beta: 0.5 }\n"
       "  instrument: { type: european, option: put, strike: 80, maturity: 1 }\n  steps: 50\n"
       "  variance_reduction: [antithetic]\n",
+      // ... scoring their Greeks on the path.
+      "  market:\n" + smile + "  process: { type: local_vol, spot: 100, rate: 0.03, dividend: 0.01 }\n"
+      "  instrument: { type: asian, average: arithmetic, fixings: 50, option: call, strike: 100, maturity: 1 }\n"
+      "  greeks: [delta, gamma, rho, dividend_rho]\n  variance_reduction: [antithetic]\n",
+      "  process: { type: cev, spot: 100, rate: 0.05, dividend: 0.02, sigma: 2.5, beta: 0.5 }\n"
+      "  instrument: { type: lookback, strike_type: floating, option: put, maturity: 1 }\n  steps: 50\n"
+      "  greeks: [delta, rho, dividend_rho]\n",
       // Merton's and Bates's jumps, and Merton on market curves.
       "  process: { type: gbm, spot: 100, rate: 0.04, dividend: 0.01, volatility: 0.18,\n"
       "             jumps: { intensity: 0.8, mean: -0.1, vol: 0.15 } }\n"

@@ -89,6 +89,7 @@ LocalVolGrid dupire_grid(const VolSurface& s, double spot, const Market& m, cons
     const double q_lo = std::max(rows[lo].lo(), rows[hi].lo()), q_hi = std::min(rows[lo].hi(), rows[hi].hi());
     // k of the grid is log(S / F(t0)); the surface's moneyness at t is log(S / F(t)).
     const double shift = m.log_growth(t0) - m.log_growth(t);
+    g.log_forward.push_back(std::log(spot) + m.log_growth(t0));
     double* row = &g.sigma[st * static_cast<std::size_t>(g.nodes)];
     int first_quoted = -1, last_quoted = -1;
     for (int i = 0; i < g.nodes; ++i) {
@@ -132,6 +133,14 @@ LocalVolGrid dupire_grid(const VolSurface& s, double spot, const Market& m, cons
     for (int i = last_quoted + 1; i < g.nodes; ++i) row[i] = row[last_quoted];
   }
   return g;
+}
+
+double curvature_at(const LocalVolGrid& g, std::size_t row, double log_spot) {
+  if (g.nodes < 3) return 0;
+  const double place = (log_spot - g.log_forward[row] - g.k_lo) / g.dk;
+  const long i = std::clamp(std::lround(place), 1L, static_cast<long>(g.nodes) - 2);
+  const double* s = &g.sigma[row * static_cast<std::size_t>(g.nodes) + static_cast<std::size_t>(i)];
+  return (s[1] - 2 * s[0] + s[-1]) / (g.dk * g.dk);
 }
 
 std::vector<double> cell_rows(const LocalVolGrid& g) {

@@ -14,6 +14,9 @@ struct LocalVolGrid {
   double k_lo = 0, dk = 0;
   int nodes = 0;
   std::vector<double> sigma;  // steps x nodes
+  // Per step, log F(t_{s-1}) on the spot and rates the grid was built on: its rows
+  // are a function of the spot itself, which reruns with a bumped spot or rate hold.
+  std::vector<double> log_forward;
 };
 
 // Nodes of the grid: its log-moneyness resolution against the table's size.
@@ -23,6 +26,10 @@ constexpr int kLocalVolNodes = 256;
 // as its midpoint value and slope, (sigma_i + sigma_{i+1}) / 2 and sigma_{i+1} -
 // sigma_i; the last node's cell is flat at its value.
 std::vector<double> cell_rows(const LocalVolGrid& g);
+
+// Step `row`'s sigma'' in log spot at `log_spot`: the second difference of the nodes
+// around it (the smooth surface's curvature, which the linear cells spread over kinks).
+double curvature_at(const LocalVolGrid& g, std::size_t row, double log_spot);
 
 // Gatheral's form of Dupire's formula in total implied variance w(k, T): natural
 // cubic splines in k through each expiry's quotes (flat beyond them), linear in T

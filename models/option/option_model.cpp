@@ -65,6 +65,7 @@ StepPath<Real, Copies, Control, Sobol, D, Greeks> make_step_path(const OptionSpe
     k.lv_nodes = s.local_vol->nodes;
     k.lv_inv_dk = static_cast<Real>(1 / s.local_vol->dk);
     k.lv_last = static_cast<Real>(s.local_vol->nodes - 1.5);
+    k.lv_curve0 = static_cast<Real>(market::curvature_at(*s.local_vol, 0, std::log(s.spot)));
   }
   k.cev_sigma = static_cast<Real>(s.cev_sigma);
   k.cev_power = static_cast<Real>(s.cev_beta - 1);
@@ -133,7 +134,7 @@ StepTables make_step_tables(const OptionSpec& s) {
   for (std::size_t i = 0; i < times.size(); ++i) {
     const double t0 = i ? times[i - 1] : 0.0, t1 = times[i], step = t1 - t0;
     if (s.local()) {
-      const double origin = s.local_vol ? (std::log(s.spot) + m.log_growth(t0) + k_lo) / s.local_vol->dk + 0.5 : 0.0;
+      const double origin = s.local_vol ? (s.local_vol->log_forward[i] + k_lo) / s.local_vol->dk + 0.5 : 0.0;
       v.insert(v.end(), {m.log_growth(t1) - m.log_growth(t0), 0.5 * step, std::sqrt(step), origin});
     } else if (!s.term_structure()) {
       v.insert(v.end(), {mu * step, s.volatility * std::sqrt(step)});
@@ -202,7 +203,8 @@ OptionModel::OptionModel(OptionSpec spec) : spec_(std::move(spec)), tables_(make
 // control or Sobol points (StepPath with Greeks), an American's or Bermudan's with its
 // exercise dates held (AmericanPath with Greeks), a basket's per asset and pair of
 // assets (BasketPath with Greeks), a hybrid's or autocallable's delta and gamma
-// (HybridPath with Greeks). Theta, the gamma of payoffs whose path starts at
+// (HybridPath with Greeks), a local volatility's delta, gamma, rho and dividend rho
+// (StepPath with Greeks, sigma(t, S) held). Theta, the gamma of payoffs whose path starts at
 // the spot (lookbacks, continuous barriers), and every Greek of other paths or
 // under `greek_method: bump` come by bump and revalue.
 std::vector<std::string> OptionModel::path_greeks() const {
@@ -220,6 +222,17 @@ std::vector<std::string> OptionModel::path_greeks() const {
     if (s.bump_greeks || !hybrid_greeks_on_path(s)) return out;
     for (const auto& g : s.greeks)
       if (g == "delta" || g == "gamma") out.push_back(g);
+    return out;
+  }
+  if (s.local() && !s.jumping) {  // pathwise, sigma(t, S) held (step_path.hpp); payoffs that jump bump
+    if (s.bump_greeks || s.instrument == Instrument::Digital || s.knock != KnockKind::None) return out;
+    // The rate's tangent is the process's: curves given in model.market do not move with it.
+    const bool rates = s.market.flat() && !s.market.has_discount && !s.market.has_dividend_yield;
+    for (const auto& g : s.greeks)
+      // Dupire's gamma bumps: its linear cells' kinks leave the first step's likelihood ratio biased.
+      if (g == "delta" || (g == "gamma" && s.instrument != Instrument::Lookback && s.process == Process::Cev) ||
+          ((g == "rho" || g == "dividend_rho") && rates))
+        out.push_back(g);
     return out;
   }
   if (s.bump_greeks || !(s.gbm() || heston) || s.sobol || s.market.has_cash()) return out;
@@ -344,6 +357,22 @@ const ExerciseRule& OptionModel::walked_rule(std::uint64_t seed) const {
   return fits_->rules[seed] = fit_walked_basket(spec_, seed, !path_greeks().empty());
 }
 
+// A local volatility is held as a function of time and spot by the job's Greeks:
+// a rerun with a bumped spot or rate walks the base job's Dupire grid where the base
+// built it, its carry and spot its own.
+std::pair<const OptionSpec*, const StepTables*> OptionModel::held_grid(const KernelSetup& setup) const {
+  const auto* base = dynamic_cast<const OptionModel*>(setup.fitted_by);
+  if (!base || !base->spec_.local_vol || fixing_times(base->spec_) != fixing_times(spec_))
+    throw std::logic_error("a rerun holds the local volatility of a job on other steps");
+  const std::lock_guard<std::mutex> lock(held_->mutex);
+  if (!held_->tables) {
+    held_->spec = spec_;
+    held_->spec->local_vol = base->spec_.local_vol;
+    held_->tables = make_step_tables(*held_->spec);
+  }
+  return {&*held_->spec, &*held_->tables};
+}
+
 std::vector<GreekBump> OptionModel::greek_bumps() const {
   using S = GreekBump::Scheme;
   const OptionSpec& p = spec_;
@@ -364,6 +393,7 @@ std::vector<GreekBump> OptionModel::greek_bumps() const {
       const double spot = asset ? asset->spot : p.spot, vol = asset ? asset->volatility : p.volatility;
       if (g == "delta") out.push_back({name, at + "spot", spot, 0.01 * spot, S::Central});
       if (g == "gamma") out.push_back({name, at + "spot", spot, 0.01 * spot, S::Second});
+      if ((g == "delta" || g == "gamma") && p.local_vol) out.back().holds_fit = true;
       if (g == "vega" && !p.heston()) out.push_back({name, at + "volatility", vol, 0.01, S::Central});
       if (g == "vega" && p.heston()) {  // the initial volatility sqrt(v0), in the config's v0
         GreekBump bump{name, at + "v0", std::sqrt(asset ? asset->v0 : p.v0), 0.01, S::Central};
@@ -377,6 +407,7 @@ std::vector<GreekBump> OptionModel::greek_bumps() const {
     if (g == "dividend_rho")
       for (const auto& [at, asset] : assets)
         out.push_back({asset ? g + "_" + asset->name : g, at + "dividend", asset ? asset->dividend : p.dividend, 0.001, S::Central});
+    if ((g == "rho" || g == "dividend_rho") && p.local_vol) out.back().holds_fit = true;
     if (g == "correlation")  // each pair's entry, and its mirror, of the whole matrix
       for (std::size_t a = 0; a < p.assets.size(); ++a)
         for (std::size_t b = a + 1; b < p.assets.size(); ++b) {
@@ -429,21 +460,23 @@ PathKernel OptionModel::kernel(const KernelSetup& setup) const {
     return greeks ? with(std::false_type{}, std::true_type{}) : with(std::false_type{}, std::false_type{});
   }
   // Paths other than GBM's on its fixings: plain or antithetic, no control or Sobol
-  // points; Heston's with its path Greeks.
-  const auto with = [&](auto dynamics) -> PathKernel {
+  // points; Heston's and a local volatility's with their path Greeks. A rerun bumped
+  // from a local volatility job walks that job's grid (held_grid).
+  const auto walked = spec_.local_vol && setup.fitted_by ? held_grid(setup) : std::pair{&spec_, &t};
+  const auto with = [&, s = walked.first, st = walked.second](auto dynamics) -> PathKernel {
     constexpr Dynamics D = decltype(dynamics)::value;
     const bool f = precision == Precision::Float;
-    if constexpr (D == Dynamics::Heston)
+    if constexpr (D == Dynamics::Heston || D == Dynamics::LocalVol || D == Dynamics::Cev)
       if (!path_greeks().empty()) {
-        if (spec_.antithetic) return f ? PathKernel(make_step_path<float, 2, false, false, D, true>(spec_, setup, t))
-                                       : PathKernel(make_step_path<double, 2, false, false, D, true>(spec_, setup, t));
-        return f ? PathKernel(make_step_path<float, 1, false, false, D, true>(spec_, setup, t))
-                 : PathKernel(make_step_path<double, 1, false, false, D, true>(spec_, setup, t));
+        if (s->antithetic) return f ? PathKernel(make_step_path<float, 2, false, false, D, true>(*s, setup, *st))
+                                    : PathKernel(make_step_path<double, 2, false, false, D, true>(*s, setup, *st));
+        return f ? PathKernel(make_step_path<float, 1, false, false, D, true>(*s, setup, *st))
+                 : PathKernel(make_step_path<double, 1, false, false, D, true>(*s, setup, *st));
       }
-    if (spec_.antithetic) return f ? PathKernel(make_step_path<float, 2, false, false, D>(spec_, setup, t))
-                                   : PathKernel(make_step_path<double, 2, false, false, D>(spec_, setup, t));
-    return f ? PathKernel(make_step_path<float, 1, false, false, D>(spec_, setup, t))
-             : PathKernel(make_step_path<double, 1, false, false, D>(spec_, setup, t));
+    if (s->antithetic) return f ? PathKernel(make_step_path<float, 2, false, false, D>(*s, setup, *st))
+                                : PathKernel(make_step_path<double, 2, false, false, D>(*s, setup, *st));
+    return f ? PathKernel(make_step_path<float, 1, false, false, D>(*s, setup, *st))
+             : PathKernel(make_step_path<double, 1, false, false, D>(*s, setup, *st));
   };
   if (!spec_.gbm()) {  // Heston, local volatilities, jumps
     if (spec_.heston() && spec_.jumping) return with(std::integral_constant<Dynamics, Dynamics::Bates>{});

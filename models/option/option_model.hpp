@@ -5,7 +5,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "io/block.hpp"
@@ -173,6 +175,7 @@ class OptionModel : public Model {
   std::vector<std::string> path_greeks() const;
   std::vector<std::string> path_greek_outputs() const;
   std::vector<std::string> path_outputs() const;
+  std::pair<const OptionSpec*, const StepTables*> held_grid(const KernelSetup& setup) const;
   OptionSpec spec_;
   StepTables tables_;
   struct Fits {
@@ -180,6 +183,12 @@ class OptionModel : public Model {
     std::map<std::uint64_t, ExerciseRule> rules;  // by seed
   };
   std::shared_ptr<Fits> fits_ = std::make_shared<Fits>();
+  struct HeldGrid {  // a bumped rerun's spec on its base job's grid, and its tables
+    std::mutex mutex;
+    std::optional<OptionSpec> spec;
+    std::optional<StepTables> tables;
+  };
+  std::shared_ptr<HeldGrid> held_ = std::make_shared<HeldGrid>();
 };
 
 std::unique_ptr<Model> parse_option_model(io::Block& model);

@@ -230,13 +230,14 @@ std::vector<Reference> price_references(const OptionSpec& s) {
   return {};
 }
 
-// The Greeks of an exact closed form on flat single-asset GBM or Heston inputs, or
-// of Black-Scholes-Hull-White's in its spot and volatility, by its differences.
+// The Greeks of an exact closed form on flat single-asset GBM, Heston or CEV inputs
+// (or a flat implied surface's local volatility), or of Black-Scholes-Hull-White's
+// in its spot and volatility, by its differences.
 // Theta is left to its own reference.
 std::vector<Reference> difference_greeks(const OptionSpec& s, const std::vector<Reference>& have) {
   std::vector<Reference> out;
-  const bool heston = s.heston() && !s.jumping, hybrid = s.hybrid();
-  if (!(s.gbm() || heston) || s.multi_asset() || (s.term_structure() && !hybrid) || s.market.has_cash()) return out;
+  const bool heston = s.heston() && !s.jumping, hybrid = s.hybrid(), local = s.local() && !s.jumping;
+  if (!(s.gbm() || heston || local) || s.multi_asset() || (s.term_structure() && !hybrid) || s.market.has_cash()) return out;
   const auto base = price_references(s);
   if (base.empty() || base[0].tolerance != 0) return out;
   const double mid = base[0].value;

@@ -20,6 +20,12 @@
 // log spot's own normals over their step's standard deviation given the variance's
 // (HestonStep::spot_deviation); it scores no vega, and by likelihood ratio delta and
 // gamma only (a step whose variance has reached 0 has no score to weigh the rates by).
+// A local volatility's paths (Dupire's grid or CEV) score delta, gamma, rho and
+// dividend rho pathwise with sigma(t, S) held: the log spot's tangents in S_0 and
+// the rate are carried through each log-Euler step, whose factor 1 + sigma_x (sqrt(dt) z
+// - dt sigma) they share; gamma is the first step's likelihood ratio of the pathwise
+// delta, whose weight there (the step's mean and deviation move with S_0) LocalTangents
+// gives. Their digitals and barriers, whose payoffs jump, are left to bump and revalue.
 #pragma once
 #include <type_traits>
 
@@ -66,8 +72,8 @@ struct StepPath {
   static constexpr bool kBridged = D == Dynamics::Gbm || D == Dynamics::CashGbm;
   static_assert(!(Sobol && Copies == 2), "Sobol paths have no antithetic copies");
   static_assert(!(D != Dynamics::Gbm && (Sobol || WithControl)), "only GBM paths take Sobol points or a control");
-  static_assert(!(Greeks && ((D != Dynamics::Gbm && D != Dynamics::Heston) || Sobol || WithControl)),
-                "path Greeks are GBM's and Heston's, without a control or Sobol points");
+  static_assert(!(Greeks && (Jumping || Cash || Sobol || WithControl)),
+                "path Greeks are GBM's, Heston's and a local volatility's, without a control or Sobol points");
   using real_type = Real;
   // Scored per path with Greeks, after the price (OptionModel::path_greeks names them).
   static constexpr int kGreeks = Greeks ? 5 : 0;  // delta, gamma, vega, rho, dividend rho
@@ -97,6 +103,7 @@ struct StepPath {
   KernelTable<Real> local_vol;  // Dupire: steps x lv_nodes cells (market::cell_rows)
   int lv_nodes;
   Real lv_inv_dk, lv_last;  // 1 / the node spacing; the last node less a half
+  Real lv_curve0;           // Greeks: sigma'' in x at the spot on the first step
   Real cev_sigma, cev_power;  // CEV: sigma(S) = cev_sigma exp(cev_power log S), cev_power = beta - 1
   Knock knock;
   bool continuous;  // barrier and extremes monitored between fixings too
@@ -176,18 +183,46 @@ struct StepPath {
   // each cell's (midpoint value, slope) and u is x's place in cells less a half, so
   // its nearest integer is the cell and the remainder, within +-1/2, the offset from
   // the cell's midpoint: one paired load and no float-to-integer conversion.
-  MCSIM_HD Real local_sigma(const Real* row, Real origin, Real x) const {
+  // With `slope`, also its derivative in x (0 beyond the grid's ends).
+  MCSIM_HD Real local_sigma(const Real* row, Real origin, Real x, Real* slope = nullptr) const {
     if constexpr (D == Dynamics::Cev) {
-      return cev_sigma * fast_exp(cev_power * x);
+      const Real sigma = cev_sigma * fast_exp(cev_power * x);
+      if (slope) *slope = cev_power * sigma;
+      return sigma;
     } else {
       struct alignas(2 * sizeof(Real)) Cell {
         Real mid, slope;
       };
-      const Real u = clamp_to(x * lv_inv_dk - origin, Real(-0.5), lv_last);
+      const Real place = x * lv_inv_dk - origin, u = clamp_to(place, Real(-0.5), lv_last);
       Real cell;
       const Cell c = reinterpret_cast<const Cell*>(row)[nearest_integer(u, &cell)];
+      if (slope) *slope = place == u ? c.slope * lv_inv_dk : Real(0);
       return c.mid + (u - cell) * c.slope;
     }
+  }
+
+  // A local volatility's log-Euler step from x, x' = x + carry + sigma (sqrt(dt) z -
+  // dt sigma / 2), in its tangents: `factor` is dx'/dx, 1 + sigma_x (sqrt(dt) z - dt
+  // sigma). On the first step, `gamma_weight` is the likelihood-ratio weight that
+  // turns the pathwise delta into gamma (delta x weight / S_0): x_1's density moves
+  // with S_0 through its mean (slope m') and deviation (sd'), and so does the pathwise
+  // delta's factor h = m' + z sd' at a fixed x_1; the weight is score - 1 + dh/h.
+  struct LocalTangents {
+    Real factor, gamma_weight;
+  };
+  MCSIM_HD LocalTangents local_tangents(Real sigma, Real slope, Real z, Real root_dt, Real dt, bool first) const {
+    LocalTangents t{Real(1) + slope * (root_dt * z - dt * sigma), Real(0)};
+    if (first) {
+      // sigma'' in x: CEV's sigma (beta - 1)^2; the grid's, linear within a cell, is
+      // its nodes' second difference at the spot (lv_curve0), the same for every path.
+      Real curve = lv_curve0;
+      if constexpr (D == Dynamics::Cev) curve = cev_power * slope;
+      const Real sd = sigma * root_dt, m1 = Real(1) - dt * sigma * slope, sd1 = root_dt * slope;
+      const Real score = (z * m1 + (z * z - Real(1)) * sd1) / sd;
+      const Real h = t.factor, dh = -dt * (slope * slope + sigma * curve) - h * sd1 / sd + z * root_dt * curve;
+      t.gamma_weight = score - Real(1) + dh / h;
+    }
+    return t;
   }
 
   // Picks the step loop compiled for this payoff and barrier monitoring, so no
@@ -255,8 +290,9 @@ struct StepPath {
     // enters only through the path's normals (not a lookback's extreme or a
     // continuous barrier's first bridge, which start at it; those score 0, and
     // OptionModel::path_greeks leaves their gamma to bump and revalue).
-    constexpr bool kLR = Greeks && (P == StepPayoff::Digital || M == Monitor::Discrete);
-    constexpr bool kPW = Greeks && !kLR;
+    constexpr bool kJumps = P == StepPayoff::Digital || M == Monitor::Discrete;
+    constexpr bool kLR = Greeks && !Local && kJumps;
+    constexpr bool kPW = Greeks && !kJumps;  // a local volatility's jumping payoffs score nothing
     constexpr bool kPathGamma = !kLookback && M != Monitor::Continuous;
     constexpr int NG = Greeks ? N : 1, NP = kPW ? N : 1, NL = kLR ? N : 1, NC = kPW && M == Monitor::Continuous ? N : 1;
     // Per path: the first step's normal. Pathwise: the log spot's tangent in the
@@ -264,14 +300,24 @@ struct StepPath {
     // the payoff state's tangents in the volatility and the rate, and a continuous
     // barrier's survival tangents in a shift of all log spots, the volatility and the
     // rate. Likelihood ratio: the sums over steps of the scores in the volatility and rate.
-    // Heston: the first step's standard deviation, per path.
+    // Heston: the first step's standard deviation, per path. A local volatility: the
+    // log spot's tangents in a shift of log S_0 (su) and in the rate (sr), the payoff
+    // state's in that shift (pu), and the first step's gamma weight (LocalTangents).
     Real first_z[NG][W], wv[NP][W], pv[NP][W], pt[NP][W], lu[NC][W], lv[NC][W], lt[NC][W], sv[NL][W], st[NL][W];
     Real first_sd[Heston && Greeks ? N : 1][W];
+    constexpr int NT = Local && kPW ? N : 1;
+    Real su[NT][W], sr[NT][W], pu[NT][W], gamma_weight[NT][W];
     const auto zero = [](auto& a) {
       for (auto& row : a)
         for (auto& e : row) e = Real(0);
     };
     zero(first_z), zero(wv), zero(pv), zero(pt), zero(lu), zero(lv), zero(lt), zero(sv), zero(st), zero(first_sd);
+    zero(sr), zero(pu), zero(gamma_weight);
+    for (auto& row : su)
+      for (auto& e : row) e = Real(1);
+    if constexpr (kLookback)  // the extreme starts at the spot
+      for (auto& row : pu)
+        for (auto& e : row) e = Real(1);
     Real clock = Real(0), first_vol = Real(1);  // the time at the step's end; the first step's volatility
 
     for (int step = 0; step < steps; ++step) {
@@ -289,6 +335,7 @@ struct StepPath {
       // (sigma sqrt(dt), so vol / sigma) and of the drift (-sigma dt).
       Real step_time = vol * vol * inv_vol * inv_vol;
       if constexpr (Heston) step_time = heston.dt;
+      if constexpr (Local) step_time = Real(2) * half_dt;
       const Real clock_before = clock;
       const Real vega_b = vol * inv_vol, vega_a = -vol * vega_b;
       (void)step_time, (void)clock_before, (void)vega_a;
@@ -325,23 +372,33 @@ struct StepPath {
           for (int j = 0; j < W; ++j) {
             const Real before = x[i][j];
             Real sd = Real(0);  // Heston: the log spot's step deviation given the variance's
+            Real su_before = Real(1), sr_before = Real(0);  // a local volatility's tangents at the step's start
             if constexpr (Heston) {
               const Real v_before = v[i][j];
               heston.advance(x[i][j], v[i][j], c ? -z[lane][j] : z[lane][j], c ? -z2[lane][j] : z2[lane][j]);
               if constexpr (Greeks) sd = heston.spot_deviation(v_before, v[i][j]);
             }
             else if constexpr (Local) {
-              const Real sigma = local_sigma(lv_row, origin, before);
-              x[i][j] += drift + sigma * (vol * (c ? -z[lane][j] : z[lane][j]) - half_dt * sigma);
+              const Real zz = c ? -z[lane][j] : z[lane][j];
+              Real slope = Real(0);
+              const Real sigma = local_sigma(lv_row, origin, before, kPW ? &slope : nullptr);
+              x[i][j] += drift + sigma * (vol * zz - half_dt * sigma);
+              if constexpr (kPW) {
+                const LocalTangents t = local_tangents(sigma, slope, zz, vol, step_time, step == 0);
+                if (step == 0) gamma_weight[i][j] = t.gamma_weight;
+                su_before = su[i][j], sr_before = sr[i][j];
+                su[i][j] *= t.factor;
+                sr[i][j] = sr[i][j] * t.factor + step_time;
+              }
             } else
               x[i][j] += drift + vol * (c ? -z[lane][j] : z[lane][j]);
             if constexpr (Jumping) x[i][j] += jumps.move(jump_u[lane][j], c ? -jump_z[lane][j] : jump_z[lane][j]);
-            (void)sd;
+            (void)sd, (void)su_before, (void)sr_before;
             Real w_before = Real(0);  // the log spot's tangent in the volatility at the step's start
             if constexpr (Greeks) {
               if constexpr (Heston) {  // the log spot's own normal
                 if (step == 0) first_z[i][j] = c ? -z2[lane][j] : z2[lane][j], first_sd[i][j] = sd;
-              } else {
+              } else if constexpr (!Local) {
                 const Real zz = c ? -z[lane][j] : z[lane][j];
                 if (step == 0) first_z[i][j] = zz;
                 if constexpr (kPW) w_before = wv[i][j], wv[i][j] += vega_a + vega_b * zz;
@@ -388,21 +445,31 @@ struct StepPath {
               extreme[i][j] = reach > extreme[i][j] ? reach : extreme[i][j];
             }
             if (!fixing) continue;
-            // Pathwise, each state's tangents beside it: in the volatility (pv) and the rate (pt).
+            // Pathwise, each state's tangents beside it: in the volatility (pv), the rate
+            // (pt) and, for a local volatility, a shift of log S_0 (pu; GBM's is the state's
+            // own level). The log spot's tangent in the rate is its time under GBM.
+            Real rate_tangent = clock, spot_tangent = Real(1);
+            if constexpr (Local && kPW) rate_tangent = sr[i][j], spot_tangent = su[i][j];
+            (void)rate_tangent, (void)spot_tangent;
             if constexpr (P == StepPayoff::ArithmeticAverage) {
               const Real level = fast_exp(now);
               sum[i][j] += level;
-              if constexpr (kPW) pv[i][j] += level * wv[i][j], pt[i][j] += level * clock;
+              if constexpr (kPW) pv[i][j] += level * wv[i][j], pt[i][j] += level * rate_tangent;
+              if constexpr (Local && kPW) pu[i][j] += level * spot_tangent;
             }
             if constexpr (WithControl && P == StepPayoff::ArithmeticAverage) log_sum[i][j] += now;
             if constexpr (P == StepPayoff::GeometricAverage) {
               sum[i][j] += now;
-              if constexpr (kPW) pv[i][j] += wv[i][j], pt[i][j] += clock;
+              if constexpr (kPW) pv[i][j] += wv[i][j], pt[i][j] += rate_tangent;
+              if constexpr (Local && kPW) pu[i][j] += spot_tangent;
             }
             if constexpr (P == StepPayoff::ForwardStart) {  // the log spot the strike is set on
               sum[i][j] = step == start_step ? now : sum[i][j];
               if constexpr (kPW)
-                if (step == start_step) pv[i][j] = wv[i][j], pt[i][j] = clock;
+                if (step == start_step) {
+                  pv[i][j] = wv[i][j], pt[i][j] = rate_tangent;
+                  if constexpr (Local) pu[i][j] = spot_tangent;
+                }
             }
             if constexpr (P == StepPayoff::Cliquet) {  // the return since the last fixing
               Real from = before;
@@ -411,13 +478,20 @@ struct StepPath {
               sum[i][j] += r < local_floor ? local_floor : r > local_cap ? local_cap : r;
               if constexpr (kPW) {  // a return within its bounds moves with the path
                 const Real k = r < local_floor || r > local_cap ? Real(0) : growth;
-                pv[i][j] += k * (wv[i][j] - w_before), pt[i][j] += k * step_time;
+                if constexpr (Local) {
+                  pu[i][j] += k * (spot_tangent - su_before), pt[i][j] += k * (rate_tangent - sr_before);
+                } else {
+                  pv[i][j] += k * (wv[i][j] - w_before), pt[i][j] += k * step_time;
+                }
               }
             }
             if constexpr (kLookback && !BridgeExtreme) {
               const Real reach = turn * now;
               if constexpr (kPW)
-                if (reach > extreme[i][j]) pv[i][j] = wv[i][j], pt[i][j] = clock;
+                if (reach > extreme[i][j]) {
+                  pv[i][j] = wv[i][j], pt[i][j] = rate_tangent;
+                  if constexpr (Local) pu[i][j] = spot_tangent;
+                }
               extreme[i][j] = reach > extreme[i][j] ? reach : extreme[i][j];
             }
             if constexpr (M == Monitor::Discrete) {
@@ -459,38 +533,42 @@ struct StepPath {
           }
           // Pathwise: the value's tangents, the discount held, in a shift of every log
           // spot by 1 (u; d/dS_0 is u / S_0), in the volatility (v) and in the rate (t:
-          // each log spot moves by its time).
+          // each log spot moves by its time). A local volatility's log spots move by
+          // their own tangents in log S_0 and the rate (the final one's end_u, end_r).
           Real du = Real(0), dv = Real(0), dt = Real(0);
           if constexpr (kPW) {
             const Real spot_t = fast_exp(x[i][j]), w = wv[i][j];
+            Real end_u = Real(1), end_r = clock, end_pu = Real(0);
+            if constexpr (Local) end_u = su[i][j], end_r = sr[i][j], end_pu = pu[i][j];
             if constexpr (P == StepPayoff::European) {
               const Real k = vanilla_slope(spot_t, strike, sign, discount) * spot_t;
-              du = k, dv = k * w, dt = k * clock;
+              du = Local ? k * end_u : k, dv = k * w, dt = k * end_r;
             }
             if constexpr (P == StepPayoff::ArithmeticAverage) {
               const Real level = sum[i][j] / n, k = vanilla_slope(level, strike, sign, discount);
-              du = k * level, dv = k * pv[i][j] / n, dt = k * pt[i][j] / n;
+              du = Local ? k * end_pu / n : k * level, dv = k * pv[i][j] / n, dt = k * pt[i][j] / n;
             }
             if constexpr (P == StepPayoff::GeometricAverage) {
               const Real level = fast_exp(sum[i][j] / n), k = vanilla_slope(level, strike, sign, discount) * level;
-              du = k, dv = k * pv[i][j] / n, dt = k * pt[i][j] / n;
+              du = Local ? k * end_pu / n : k, dv = k * pv[i][j] / n, dt = k * pt[i][j] / n;
             }
             if constexpr (P == StepPayoff::LookbackFixed) {
               const Real level = fast_exp(turn * extreme[i][j]), k = vanilla_slope(level, strike, sign, discount) * level;
-              du = k, dv = k * pv[i][j], dt = k * pt[i][j];
+              du = Local ? k * end_pu : k, dv = k * pv[i][j], dt = k * pt[i][j];
             }
             // Struck at a level of the path: the spot's tangent less the strike's.
             const auto struck = [&](Real level) {
               const Real k = vanilla_slope(spot_t, level, sign, discount);
-              du = k * (spot_t - level), dv = k * (spot_t * w - level * pv[i][j]), dt = k * (spot_t * clock - level * pt[i][j]);
+              du = Local ? k * (spot_t * end_u - level * end_pu) : k * (spot_t - level);
+              dv = k * (spot_t * w - level * pv[i][j]), dt = k * (spot_t * end_r - level * pt[i][j]);
             };
             if constexpr (P == StepPayoff::LookbackFloating) struck(fast_exp(turn * extreme[i][j]));
             if constexpr (P == StepPayoff::ForwardStart) struck(moneyness * fast_exp(sum[i][j]));
-            if constexpr (P == StepPayoff::Cliquet) {
+            if constexpr (P == StepPayoff::Cliquet) {  // GBM's returns do not move with S_0
               const Real k = sum[i][j] < global_floor || sum[i][j] > global_cap ? Real(0) : discount;
-              dv = k * pv[i][j], dt = k * pt[i][j];
+              du = k * end_pu, dv = k * pv[i][j], dt = k * pt[i][j];
             }
-            (void)struck;
+            (void)struck, (void)end_u, (void)end_pu;
           }
           if constexpr (M != Monitor::None) {
             Real survive = live[i][j];
@@ -509,9 +587,10 @@ struct StepPath {
             if constexpr (kPW) {
               const Real delta = du * inv_spot;
               greek[0] += delta;
-              if constexpr (kPathGamma) greek[1] += delta * (zn - Real(1)) * inv_spot;
+              if constexpr (kPathGamma && Local) greek[1] += delta * gamma_weight[i][j] * inv_spot;
+              if constexpr (kPathGamma && !Local) greek[1] += delta * (zn - Real(1)) * inv_spot;
               greek[2] += dv, greek[3] += dt - maturity * value, greek[4] -= dt;
-            } else {
+            } else if constexpr (kLR) {
               const Real rate_score = st[i][j] * inv_vol * inv_vol;
               greek[0] += value * zn * inv_spot;
               greek[1] += value * (zn * zn - Real(1) / (sd * sd) - zn) * inv_spot * inv_spot;
