@@ -108,6 +108,14 @@ TEST_CASE("curves and surfaces from CSV files go inline into the job's text", "[
   const auto b = run_job(again, RunOptions{io::BackendChoice::Cpu, false, "t"});
   CHECK(price(a).value == price(b).value);
   CHECK(reference(a) == Approx(option::bsm_price({100, 100, -(0.5 * -0.03 + 0.5 * -0.09) / 1.5, 0, 0.2, 1.5, true})));
+  // Inline data stays whole in the job's text (errors' places are read without
+  // writing to it), so the text a checkpoint or a bumped rerun reads is the same job.
+  const io::Job inline_job = io::load_job_text(text, "inline.yaml", {"run.paths=65536"});
+  CHECK(inline_job.yaml.find("[0.5, 1, 2]") != std::string::npos);
+  const io::Job inline_again = io::load_job_text(inline_job.yaml, "inline-again.yaml");
+  CHECK(inline_again.yaml == inline_job.yaml);
+  CHECK(price(run_job(inline_job, RunOptions{io::BackendChoice::Cpu, false, "t"})).value ==
+        price(run_job(inline_again, RunOptions{io::BackendChoice::Cpu, false, "t"})).value);
 }
 
 TEST_CASE("bad market data is an error at its key and line, or at FILE:LINE:COLUMN", "[market][config]") {
