@@ -91,6 +91,24 @@ TEST_CASE("path Greeks without a closed form agree with bump and revalue on the 
       {"delta", "gamma", "vega", "rho", "dividend_rho"});
 }
 
+TEST_CASE("under a volatility term structure the path scores delta and gamma, rho and dividend rho bump", "[greeks]") {
+  const std::string job =
+      "run: { name: t, paths: 400_000, seed: 43, chunk_paths: 16384, precision: double }\nmodel:\n  type: option\n"
+      "  process: { type: gbm, spot: 100, rate: 0.04, dividend: 0.015, volatility: { times: [0.5, 1], values: [0.3, 0.22] } }\n";
+  const std::string asked = "model.greeks=[delta, gamma, rho, dividend_rho]";
+  for (const std::string instrument :
+       {"  instrument: { type: asian, fixings: 12, option: call, strike: 100, maturity: 1.5 }\n",
+        "  instrument: { type: barrier, option: call, strike: 100, maturity: 1.5, barrier: 125, kind: up-and-out }\n"
+        "  steps: 12\n"}) {
+    check_job_against_bumps(job + instrument, asked, {"delta", "gamma"});
+    const auto r = run_cpu(job + instrument, {asked});
+    for (const char* g : {"rho", "dividend_rho"}) {
+      INFO(instrument << " " << g);
+      CHECK(bumped(r, g));
+    }
+  }
+}
+
 TEST_CASE("a European's and a digital's dividend rho on the path agree with the closed form's", "[greeks]") {
   for (const char* instrument : {"  instrument: { type: european, option: put, strike: 105, maturity: 1.5 }\n",
                                  "  instrument: { type: digital, option: call, strike: 110, maturity: 1, cash: 10 }\n"}) {

@@ -200,7 +200,8 @@ OptionModel::OptionModel(OptionSpec spec) : spec_(std::move(spec)), tables_(make
 
 // The Greeks a path scores itself, in the pass that prices it: a European's or
 // digital's on flat inputs (EuropeanPath), a stepped GBM or Heston payoff's without a
-// control or Sobol points (StepPath with Greeks), an American's or Bermudan's with its
+// control or Sobol points (StepPath with Greeks; their rates' Greeks bump under a volatility
+// term structure), an American's or Bermudan's with its
 // exercise dates held (AmericanPath with Greeks), a basket's per asset and pair of
 // assets (BasketPath with Greeks), a hybrid's or autocallable's delta and gamma
 // (HybridPath with Greeks), a local volatility's delta, gamma, rho and dividend rho
@@ -247,11 +248,14 @@ std::vector<std::string> OptionModel::path_greeks() const {
                   : s.term_structure())
     return out;
   const bool no_gamma = s.stepped() && (s.instrument == Instrument::Lookback || (knocked && s.continuous));
+  // A volatility term structure leaves the kernel without the flat volatility that
+  // gives its steps' lengths (inv_vol 0): the rates' tangents bump there.
+  const bool no_rates = !s.vol_term.is_flat();
   // Heston's likelihood ratio (digitals, discrete barriers) weighs the spot only.
   const bool spot_only = heston && (s.instrument == Instrument::Digital || knocked);
   for (const auto& g : s.greeks)
     if (g != "theta" && !(heston && g == "vega") && !(no_gamma && g == "gamma") &&
-        !(spot_only && g != "delta" && g != "gamma"))
+        !(spot_only && g != "delta" && g != "gamma") && !(no_rates && (g == "rho" || g == "dividend_rho")))
       out.push_back(g);
   return out;
 }
