@@ -15,8 +15,11 @@ double Bins::high(int b) const {
 }
 
 LevelRanks level_ranks(double level, std::uint64_t n) {
-  // ceil(a n) without the rounding of a n itself tipping over an integer.
-  const long double exact = static_cast<long double>(level) * static_cast<long double>(n);
+  // ceil(a n) without the rounding of a n itself tipping over an integer: 0.9 is
+  // 0.90000000000000002 as a double, and 0.9 x 10 must give rank 9, not 10.
+  long double exact = static_cast<long double>(level) * static_cast<long double>(n);
+  const long double nearest = std::round(exact);
+  if (std::fabs(exact - nearest) <= 1e-12L * std::max<long double>(1, exact)) exact = nearest;
   const long double half = 1.959963984540054L * std::sqrt(exact * (1 - static_cast<long double>(level)));
   const auto clamp = [&](long double r) {
     return static_cast<std::uint64_t>(std::clamp<long double>(r, 1, static_cast<long double>(n)));

@@ -94,6 +94,13 @@ TEST_CASE("bin edges cover the line and the rank band holds the quantile", "[qua
   CHECK(r.k == 990000);
   CHECK(r.lo == 990000 - 196);
   CHECK(r.hi == 990000 + 196);
+  // a n an integer: the double nearest a may lie a hair above it (0.9, 0.8, 0.7),
+  // and the rank is still a n itself; a hair under, it rounds up as ceil does.
+  CHECK(reduce::level_ranks(0.9, 10).k == 9);
+  CHECK(reduce::level_ranks(0.8, 115).k == 92);
+  CHECK(reduce::level_ranks(0.7, 1000).k == 700);
+  CHECK(reduce::level_ranks(0.99, 100).k == 99);
+  CHECK(reduce::level_ranks(0.9, 11).k == 10);  // 9.9
   const auto edge = reduce::level_ranks(0.999, 10);
   CHECK(edge.k == 10);
   CHECK(edge.hi == 10);
