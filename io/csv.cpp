@@ -64,6 +64,8 @@ Csv read_csv(const std::string& path) {
   const std::string text = slurp(path);
   Csv csv;
   csv.file = path;
+  csv.digest = 0xcbf29ce484222325ull;
+  for (const char c : text) csv.digest = (csv.digest ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
   if (text.find('\0') != std::string::npos) throw std::runtime_error(path + ": a binary file, not comma-separated text");
   std::size_t pos = 0;
   int line = 0;
@@ -124,6 +126,57 @@ Csv read_csv(const std::string& path) {
   }
   if (csv.header.empty()) throw std::runtime_error(path + ": empty (a data file starts with a header row)");
   return csv;
+}
+
+std::optional<Csv> data_file(Block& b) {
+  const std::string name = b.text("file", std::nullopt);
+  if (!b.valid()) return std::nullopt;
+  try {
+    return read_csv(b.data_path(name));
+  } catch (const std::exception& e) {
+    b.error_where(b.where_of("file"), e.what());
+    return std::nullopt;
+  }
+}
+
+int required_column(const Csv& csv, const std::string& name, Block& b) {
+  const int c = csv.column(name);
+  if (c < 0) b.error_where(csv.file + ":1:1", "the header has no column '" + name + "'");
+  return c;
+}
+
+namespace {
+// What is wrong with a field read as a number in `range` ("" when nothing).
+std::string number_problem(const std::optional<double>& v, const CsvField& f, const std::string& column, Range range) {
+  if (!v) return "expected a number in column '" + column + "', got '" + f.text + "'";
+  if (!range.contains(*v)) return column + " must be " + range.describe() + " (got " + f.text + ")";
+  return "";
+}
+}  // namespace
+
+std::optional<double> csv_number(const Csv& csv, const CsvField& f, const std::string& column, Range range, Block& b) {
+  const auto v = parse_number(f.text);
+  const std::string problem = number_problem(v, f, column, range);
+  if (problem.empty()) return v;
+  b.error_where(csv.where(f), problem);
+  return std::nullopt;
+}
+
+bool CsvErrors::error(const CsvField& f, const std::string& message) {
+  if (++count_ <= kMaxFileErrors) b_.error_where(csv_.where(f), message);
+  return false;
+}
+
+std::optional<double> CsvErrors::number(const CsvField& f, const std::string& column, Range range) {
+  const auto v = parse_number(f.text);
+  const std::string problem = number_problem(v, f, column, range);
+  if (problem.empty()) return v;
+  error(f, problem);
+  return std::nullopt;
+}
+
+void CsvErrors::close() {
+  if (count_ > kMaxFileErrors) b_.error_where(csv_.file, "and " + std::to_string(count_ - kMaxFileErrors) + " more errors in the file");
 }
 
 }  // namespace mcsim::io

@@ -15,6 +15,10 @@ namespace mcsim::market {
 
 namespace {
 
+using io::csv_number;
+using io::data_file;
+using io::required_column;
+
 // Numbers with their places: a list in the config, or a column of a data file.
 struct Column {
   std::vector<double> values;
@@ -36,18 +40,6 @@ Column config_column(io::Block& b, const std::string& key, io::Range range) {
   return c;
 }
 
-// A data file's field as a number in `range`; an error at the field otherwise.
-std::optional<double> csv_number(const io::Csv& csv, const io::CsvField& f, const std::string& column, io::Range range,
-                                 io::Block& b) {
-  const auto v = io::parse_number(f.text);
-  if (!v || !range.contains(*v)) {
-    b.error_where(csv.where(f), !v ? "expected a number in column '" + column + "', got '" + f.text + "'"
-                                   : "must be " + range.describe() + " (got " + f.text + ")");
-    return std::nullopt;
-  }
-  return v;
-}
-
 // A data file's column `col` as numbers in `range`; errors at their field.
 bool csv_column(const io::Csv& csv, int col, io::Range range, io::Block& b, Column& out) {
   bool ok = true;
@@ -62,24 +54,6 @@ bool csv_column(const io::Csv& csv, int col, io::Range range, io::Block& b, Colu
     out.where.push_back(csv.where(f));
   }
   return ok;
-}
-
-// The data file a block names, read; a failure is the block's error.
-std::optional<io::Csv> data_file(io::Block& b) {
-  const std::string name = b.text("file", std::nullopt);
-  if (!b.valid()) return std::nullopt;
-  try {
-    return io::read_csv(b.data_path(name));
-  } catch (const std::exception& e) {
-    b.error_where(b.where_of("file"), e.what());
-    return std::nullopt;
-  }
-}
-
-int required_column(const io::Csv& csv, const std::string& name, io::Block& b) {
-  const int c = csv.column(name);
-  if (c < 0) b.error_where(csv.file + ":1:1", "the header has no column '" + name + "'");
-  return c;
 }
 
 // Times strictly increasing and > 0: the first that is not, named.
