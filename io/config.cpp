@@ -174,6 +174,9 @@ std::vector<Scenario> build_scenarios(const YAML::Node& root, const std::vector<
       Block top(tree, "", diag);
       std::string type;
       if (ok) s.model = parse_model(top, &type);
+      if (const std::uint64_t fixed = s.model ? fixed_paths(type, *s.model) : 0; fixed && fixed != job.run.paths)
+        diag.error(YAML::Mark::null_mark(), "", fmt::format("the scenario's history gives {} scenarios, the job's {}: a "
+                                                            "scenario keeps the job's paths", fixed, job.run.paths));
       diag.set_context("");
     }
     s.yaml = emit(tree);
@@ -192,7 +195,8 @@ RunConfig parse_run(Block& run, const std::string& file) {
     if (run.has("name")) run.error("name", "names the default results file (results/NAME.h5), and this one " + problem);
     r.name = "job";  // a file's own name that cannot serve: the output must be given
   }
-  r.paths = run.count("paths", std::nullopt, 1, kMaxPaths);
+  // Required unless the model's input fixes it (check_paths).
+  r.paths = run.has("paths") ? run.count("paths", std::nullopt, 1, kMaxPaths) : 0;
   r.seed = run.count("seed", 0);
   r.chunk_paths = run.count("chunk_paths", 0, kChunkMultiple);  // 0: the planner's (app/run/plan.hpp)
   if (r.chunk_paths % kChunkMultiple != 0)
@@ -213,6 +217,21 @@ RunConfig parse_run(Block& run, const std::string& file) {
   r.checkpoint_s = run.real("checkpoint_s", r.checkpoint_s, Range{0, 1e308, false, false});
   run.finish();
   return r;
+}
+
+// run.paths against the paths a model's input fixes (historical simulation's
+// scenarios): taken from there when not given, and equal to them when given.
+void check_paths(Block& run, RunConfig& r, const std::string& type, const Model* model) {
+  if (!model) return;  // its errors are reported; whether it fixes the paths is not known
+  const std::uint64_t fixed = fixed_paths(type, *model);
+  if (!fixed) {
+    if (!run.has("paths")) r.paths = run.count("paths", std::nullopt, 1, kMaxPaths);  // reports it missing
+    return;
+  }
+  if (run.has("paths") && r.paths != fixed)
+    run.error("paths", fmt::format("{} paths, but the model's input fixes {} (one scenario a window of the history); "
+                                   "leave run.paths out", r.paths, fixed));
+  r.paths = fixed;
 }
 
 // Chunks that are independent replicates (scrambled Sobol point sets): 2^m paths
@@ -269,6 +288,7 @@ Job load(const std::string& text, const std::string& label, const std::vector<st
   Block run = top.child("run", true);
   job.run = parse_run(run, label);
   job.model = parse_model(top, &job.model_type);
+  check_paths(run, job.run, job.model_type, job.model.get());
   const std::vector<ScenarioSpec> specs = read_scenarios(top);
   top.finish();
 

@@ -88,7 +88,8 @@ for job in "$work"/jobs/*.yaml; do
   name=$(basename "$job" .yaml)
   [ -z "$only" ] || echo "$name" | grep -Eq "$only" || continue
   set -- --backend "$backend" -q --force
-  case "$name" in config-*) [ -z "$paths" ] || set -- "$@" --set "run.paths=$paths" ;; esac
+  # A historical simulation's scenarios are its history's windows: paths stay as they are.
+  case "$name" in config-*) [ -z "$paths" ] || grep -q "method: *historical" "$job" || set -- "$@" --set "run.paths=$paths" ;; esac
   ok=""
   for side in old new; do
     bin=$old; [ $side = new ] && bin=$new

@@ -1,5 +1,6 @@
 #include "models/var/delta_var.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "models/option/analytic.hpp"
@@ -58,6 +59,22 @@ LossMoments loss_moments(const VarSpec& s, bool with_gamma) {
       var += b[i] * s.correlation[i][j] * b[j] + 0.5 * a[i] * s.correlation[i][j] * a[j] * s.correlation[j][i];
   }
   return {mean, std::sqrt(var)};
+}
+
+LossMoments historical_loss_moments(const VarSpec& s) {
+  const PortfolioGreeks g = portfolio_greeks(s);
+  const std::size_t n = s.assets.size(), m = s.scenarios();
+  double sum = 0, sum_sq = 0;
+  for (std::size_t t = 0; t < m; ++t) {
+    double loss = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double d = std::exp(s.historical_log_spots[t * n + i]) - s.assets[i].spot;
+      loss -= g.delta[i] * d + 0.5 * g.gamma[i] * d * d;
+    }
+    sum += loss, sum_sq += loss * loss;
+  }
+  const double mean = m ? sum / static_cast<double>(m) : 0.0;
+  return {mean, m ? std::sqrt(std::max(0.0, sum_sq / static_cast<double>(m) - mean * mean)) : 0.0};
 }
 
 namespace {

@@ -24,6 +24,9 @@ struct LossMoments {
   double mean, sd;
 };
 LossMoments loss_moments(const VarSpec& s, bool with_gamma);
+// Historical simulation: the delta-gamma loss's mean and standard deviation over
+// the history's scenarios.
+LossMoments historical_loss_moments(const VarSpec& s);
 TailRisk delta_gamma_normal(const VarSpec& s, double alpha);
 
 // Each position's share of the delta-normal VaR and ES by Euler allocation: its

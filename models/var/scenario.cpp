@@ -42,6 +42,8 @@ PortfolioArrays<Real> portfolio_arrays(const VarSpec& s) {
     kind.push_back(static_cast<int>(p.instrument));
     end[static_cast<std::size_t>(p.asset)] += 1;
   }
+  a.historical = s.historical();
+  for (double x : s.historical_log_spots) a.reals.push_back(static_cast<Real>(x));
   std::partial_sum(end.begin(), end.end(), end.begin());
   a.ints = end;
   a.ints.insert(a.ints.end(), kind.begin(), kind.end());

@@ -29,6 +29,9 @@ struct PortfolioView {
   const int* asset_end;   // asset i's positions end here
   const int* kind;        // per position: an Instrument
   Real dof;               // Student-t degrees of freedom; 0: normal shocks
+  // Historical simulation (nullptr for Monte Carlo): scenario s's log spots at the
+  // horizon, assets of them from history + s * assets.
+  const Real* history;
 };
 
 // The flat arrays behind a view: one block of reals and one of ints, so a device
@@ -37,11 +40,14 @@ template <class Real>
 struct PortfolioArrays {
   int assets = 0, positions = 0;
   Real dof = 0;
+  bool historical = false;  // the reals end with the history's log spots
   std::vector<Real> reals;
   std::vector<int> ints;
   PortfolioView<Real> view(const Real* r, const int* i) const {
     const std::size_t tri = static_cast<std::size_t>(assets) * (assets + 1) / 2;
-    return {assets, positions, r, r + tri, r + tri + assets, r + tri + 2 * assets, i, i + assets, dof};
+    const Real* terms = r + tri + 2 * assets;
+    const Real* history = historical ? terms + static_cast<std::size_t>(kTerms) * positions : nullptr;
+    return {assets, positions, r, r + tri, r + tri + assets, terms, i, i + assets, dof, history};
   }
   PortfolioView<Real> host_view() const { return view(reals.data(), ints.data()); }
 };
@@ -77,9 +83,15 @@ MCSIM_HD Real student_t_scale(rng::Stream& stream, Real dof) {
 }
 
 // Draws the scenario's independent normals into eps[j * stride] and returns the
-// shock scale (1 for normal shocks).
+// shock scale (1 for normal shocks). Historical simulation: the scenario's log
+// spots instead, from the history (log_spot_at passes them through).
 template <class Real>
 MCSIM_HD Real draw_shocks(const PortfolioView<Real>& pf, rng::Stream& stream, Real* eps, int stride) {
+  if (pf.history) {
+    const Real* at = pf.history + stream.subsequence() * static_cast<std::uint64_t>(pf.assets);
+    for (int j = 0; j < pf.assets; ++j) eps[j * stride] = at[j];
+    return Real(1);
+  }
   constexpr int w = rng::NormalBlock<Real>::size;
   for (int j = 0; j < pf.assets; j += w) {
     const auto b = rng::normals<Real>(stream);
@@ -94,6 +106,7 @@ MCSIM_HD Real draw_shocks(const PortfolioView<Real>& pf, rng::Stream& stream, Re
 template <class Real>
 MCSIM_HD Real log_spot_at(const PortfolioView<Real>& pf, int i, const Real* row, const Real* eps, int stride,
                           Real scale) {
+  if (pf.history) return eps[i * stride];
   Real z = 0;
   for (int j = 0; j <= i; ++j) z += row[j] * eps[j * stride];
   return pf.mean_log[i] + pf.vol_h[i] * scale * z;

@@ -1,7 +1,13 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <set>
+
 #include "models/correlation.hpp"
 #include "io/schema.hpp"
+#include "models/var/history.hpp"
+#include "models/var/portfolio_file.hpp"
 #include "models/var/var_spec.hpp"
 
 namespace mcsim::var {
@@ -10,46 +16,140 @@ namespace {
 
 using io::Range;
 
+// The history block, its assets' moves and, for historical simulation, the
+// scenarios' log spots; Monte Carlo's volatilities and correlation from it.
+void read_factor_history(io::Block& factors, VarSpec& s, const std::vector<io::Block*>& blocks) {
+  io::Block h = factors.child("history", true);
+  const bool historical = s.method == Method::Historical;
+  const std::string returns = h.choice("returns", {"relative", "absolute"}, std::string("relative"));
+  h.schema_note("ewma_lambda", "none: unscaled moves, sample covariance");
+  const double lambda = h.has("ewma_lambda") ? h.real("ewma_lambda", std::nullopt, Range{0, 1, true, true}) : 0.0;
+  std::vector<std::string> names;
+  std::vector<bool> absolute;
+  // Monte Carlo's shocks are log-normal: their covariance is of log returns.
+  const std::string only_historical = "absolute moves serve method: historical";
+  if (!historical && returns == "absolute") h.error("returns", only_historical);
+  for (std::size_t i = 0; i < s.assets.size(); ++i) {
+    io::Block& b = *blocks[i];
+    s.assets[i].absolute = b.choice("returns", {"relative", "absolute"}, returns) == "absolute";
+    if (s.assets[i].absolute && !historical && b.has("returns")) b.error("returns", only_historical);
+    names.push_back(s.assets[i].name);
+    absolute.push_back(s.assets[i].absolute);
+  }
+  const MarketHistory history = read_history(h, names, absolute);
+  h.finish();
+  if (history.dates.empty()) return;
+  s.history_file = history.file;
+  s.window = {history.dates.front(), history.dates.back()};
+  for (std::size_t i = 0; i < s.assets.size(); ++i)
+    if (!blocks[i]->has("spot")) s.assets[i].spot = history.prices[i].back();  // today: the window's last price
+  if (historical) {
+    if (history.dates.size() <= s.horizon_days)
+      return h.error("file", fmt::format("{} dates in the window give no {}-day move", history.dates.size(), s.horizon_days));
+    std::vector<double> spots;
+    for (const RiskAsset& a : s.assets) spots.push_back(a.spot);
+    try {
+      s.historical_log_spots = historical_log_spots(history, spots, absolute, lambda, s.horizon_days);
+    } catch (const std::exception& e) {
+      h.error_where(h.where_of("file"), e.what());
+    }
+    s.scenario_start.assign(history.dates.begin(), history.dates.end() - static_cast<std::ptrdiff_t>(s.horizon_days));
+    return;
+  }
+  // Monte Carlo: the daily log returns' covariance sets the shocks.
+  const auto c = return_covariance(history, lambda);
+  const std::size_t n = s.assets.size();
+  s.correlation.assign(n, std::vector<double>(n, 0.0));
+  for (std::size_t i = 0; i < n; ++i) {
+    s.assets[i].volatility = std::sqrt(c[i][i]);
+    if (!(s.assets[i].volatility > 0)) h.error("file", "the prices of " + s.assets[i].name + " never move in the window");
+  }
+  if (!h.valid()) return;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j)
+      s.correlation[i][j] = i == j ? 1.0 : std::clamp(c[i][j] / (s.assets[i].volatility * s.assets[j].volatility), -1.0, 1.0);
+  const CholeskyFactor f = correlation_cholesky(s.correlation);
+  if (!f.error.empty()) h.error("file", "the history's correlation: " + f.error);
+  s.cholesky = f.lower;
+}
+
 void parse_factors(io::Block& factors, VarSpec& s) {
-  s.student_t = factors.choice("distribution", {"normal", "student_t"}, std::string("normal")) == "student_t";
-  if (s.student_t) {
-    // Shocks are scaled to unit variance, which needs more than 2 degrees of freedom.
-    s.dof = factors.real("dof", std::nullopt, Range{2, 1e6, true, false});
-  } else if (factors.has("dof")) {
-    factors.error("dof", "degrees of freedom belong to distribution: student_t");
+  const bool historical = s.method == Method::Historical, history = factors.has("history");
+  if (historical && !history) factors.error("", "method: historical needs a market history (model.factors.history)");
+  if (historical) {
+    // The history's moves are the scenarios: no model of shocks.
+    for (const char* k : {"distribution", "dof", "correlation"})
+      if (factors.has(k)) factors.error(k, "belongs to method: monte_carlo (historical moves come from the history)");
+  } else {
+    s.student_t = factors.choice("distribution", {"normal", "student_t"}, std::string("normal")) == "student_t";
+    if (s.student_t) {
+      // Shocks are scaled to unit variance, which needs more than 2 degrees of freedom.
+      s.dof = factors.real("dof", std::nullopt, Range{2, 1e6, true, false});
+    } else if (factors.has("dof")) {
+      factors.error("dof", "degrees of freedom belong to distribution: student_t");
+    }
   }
   auto list = factors.children("assets");
+  std::vector<io::Block*> blocks;
+  std::set<std::string> taken;
   for (std::size_t i = 0; i < list.size(); ++i) {
     io::Block& b = list[i];
     RiskAsset a;
     a.name = b.text("name", std::nullopt);
-    a.spot = b.real("spot", std::nullopt, Range::positive());
-    a.volatility = b.real("volatility", std::nullopt, Range{0, 5, true, false});  // above 500% a year: absurd
-    a.drift = b.real("drift", 0.0, {-1.0, 1.0});
-    b.finish();
-    for (const RiskAsset& earlier : s.assets)
-      if (earlier.name == a.name) b.error("name", "asset '" + a.name + "' is listed twice");
+    // With a history, today's spot is its window's last price; Monte Carlo then
+    // estimates the volatility there too, while historical moves keep it for options.
+    if (history) b.schema_note("spot", "the history's last price in the window");
+    a.spot = history && !b.has("spot") ? 0.0 : b.real("spot", std::nullopt, Range::positive());
+    const bool estimated = history && !historical;
+    if (estimated && b.has("volatility")) b.error("volatility", "is estimated from model.factors.history; give one or the other");
+    if (historical) b.schema_note("volatility", "none: the asset has no options");
+    if (!estimated && (!historical || b.has("volatility")))
+      a.volatility = b.real("volatility", std::nullopt, Range{0, 5, true, false});  // above 500% a year: absurd
+    if (historical && b.has("drift")) b.error("drift", "belongs to method: monte_carlo (historical moves carry their own)");
+    if (!historical) a.drift = b.real("drift", 0.0, {-1.0, 1.0});
+    if (!history && b.has("returns")) b.error("returns", "absolute or relative moves are a history's (model.factors.history)");
+    if (!taken.insert(a.name).second) b.error("name", "asset '" + a.name + "' is listed twice");
     s.assets.push_back(a);
+    blocks.push_back(&b);
   }
   const std::size_t n = s.assets.size();
   if (n == 0) {
     factors.error("assets", "needs at least one asset");
     return;
   }
-  read_correlation(factors, n, &s.correlation, &s.cholesky);
+  if (history) {
+    if (!historical && factors.has("correlation"))
+      factors.error("correlation", "is estimated from model.factors.history; give one or the other");
+    read_factor_history(factors, s, blocks);
+  } else {
+    read_correlation(factors, n, &s.correlation, &s.cholesky);
+  }
+  for (io::Block& b : list) b.finish();
+  if (historical) {  // the shocks' factor is not used: the identity keeps the arrays' shape
+    s.correlation.assign(n, std::vector<double>(n, 0.0));
+    s.cholesky.assign(n * n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) s.correlation[i][i] = 1.0, s.cholesky[i * n + i] = 1.0;
+  }
 }
 
 void parse_portfolio(io::Block& model, VarSpec& s) {
   std::vector<std::string> names;
   for (const auto& a : s.assets) names.push_back(a.name);
+  if (model.has_mapping("portfolio")) {  // a positions file
+    model.schema_note("portfolio", "-");
+    io::Block file = model.child("portfolio", true);
+    read_portfolio_file(file, s);
+    file.finish();
+    return;
+  }
   auto list = model.children("portfolio");
   if (list.empty() && model.valid()) model.error("portfolio", "needs at least one position");
+  std::set<std::string> taken;
   for (io::Block& b : list) {
     Position p;
     b.schema_note("name", "p0, p1, ...");
     p.name = b.text("name", "p" + std::to_string(s.portfolio.size()));
-    for (const Position& earlier : s.portfolio)
-      if (earlier.name == p.name) b.error("name", "position '" + p.name + "' is named twice");
+    if (!taken.insert(p.name).second) b.error("name", "position '" + p.name + "' is named twice");
     const std::string type = b.choice("type", {"stock", "forward", "option"}, std::nullopt);
     const std::string asset = b.text("asset", std::nullopt);
     p.quantity = b.real("quantity", std::nullopt);
@@ -67,6 +167,7 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
         p.instrument = b.choice("option", {"call", "put"}, std::nullopt) == "call" ? Instrument::Call : Instrument::Put;
       else
         p.instrument = Instrument::Forward;
+      if (type != "option") b.schema_note("strike", "", "any for a forward");
       p.strike = b.real("strike", std::nullopt, type == "option" ? Range::positive() : Range{});
       p.maturity = b.real("maturity", std::nullopt, Range::positive());
       // Revalued at the horizon on its remaining life, which must not have ended.
@@ -79,20 +180,46 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
   }
 }
 
+// Options revalue at their asset's volatility, which historical simulation does
+// not otherwise need.
+void check_option_volatilities(io::Block& factors, const VarSpec& s) {
+  std::vector<bool> named(s.assets.size(), false);
+  for (const Position& p : s.portfolio)
+    if ((p.instrument == Instrument::Call || p.instrument == Instrument::Put) && p.asset >= 0 &&
+        !(s.assets[static_cast<std::size_t>(p.asset)].volatility > 0) && !named[static_cast<std::size_t>(p.asset)]) {
+      named[static_cast<std::size_t>(p.asset)] = true;
+      factors.error_where(factors.where_of("assets", p.asset),
+                          "asset '" + s.assets[static_cast<std::size_t>(p.asset)].name + "' has options (" + p.name +
+                              "): give its volatility, which values them");
+    }
+}
+
 }  // namespace
 
 bool parse_var_spec(io::Block& model, VarSpec& s) {
   s.horizon_days = model.count("horizon_days", std::nullopt, 1, 10000);
   s.confidence = model.has("confidence") ? model.reals("confidence", Range{0, 1, true, true})
-                                         : std::vector<double>{0.95, 0.99};
+                                         : std::vector<double>{0.975, 0.99};  // FRTB's ES level, and VaR's
   if (s.confidence.empty()) model.error("confidence", "needs at least one level");
   if (s.confidence.size() > kMaxLevels)
     model.error("confidence", "at most " + std::to_string(kMaxLevels) + " levels");
+  s.method = model.choice("method", {"monte_carlo", "historical"}, std::string("monte_carlo")) == "historical"
+                 ? Method::Historical
+                 : Method::MonteCarlo;
   io::Block factors = model.child("factors", true);
   parse_factors(factors, s);
-  factors.finish();
   s.rate = model.real("rate", 0.0, {-1.0, 1.0});
   parse_portfolio(model, s);
+  if (s.historical()) {
+    check_option_volatilities(factors, s);
+    // Each level's tail needs a scenario of its own.
+    const std::uint64_t n = s.scenarios();
+    for (double a : s.confidence)
+      if (n && (1 - a) * static_cast<double>(n) < 1)
+        model.error("confidence", fmt::format("level {:g} needs at least {:.0f} historical scenarios; the window gives {}", a,
+                                              std::ceil(1 / (1 - a) - 1e-9), n));
+  }
+  factors.finish();
   return model.valid() && factors.valid() && model.diagnostics().empty();
 }
 
@@ -106,7 +233,7 @@ const std::vector<io::KeySchema>& var_keys() {
       {"model.horizon_days", "whole number", "", ">= 1, <= 10000",
        "risk: the horizon in trading days (252 a year)"},
       {"model.confidence", "list of numbers", "-", "in (0, 1)",
-       "risk: the VaR and ES levels, e.g. [0.95, 0.99]"},
+       "risk: the VaR and ES levels (default [0.975, 0.99]: FRTB's ES level and the 99% VaR)"},
       {"model.factors", "block", "", "",
        "risk: the risk factors (asset prices) and their joint shocks"},
       {"model.factors.distribution", "one of", "normal", "normal, student_t",
@@ -115,18 +242,26 @@ const std::vector<io::KeySchema>& var_keys() {
        "risk: the assets; each with name, spot, volatility, drift"},
       {"model.factors.assets[].name", "text", "", "",
        "risk: the asset's name, which positions refer to"},
-      {"model.factors.assets[].spot", "number", "", "> 0",
-       "risk: the asset's price today"},
-      {"model.factors.assets[].volatility", "number", "", "in (0, 5]",
-       "risk: the asset's annual volatility"},
+      {"model.factors.assets[].spot", "number", "(depends on other keys)", "> 0",
+       "risk: the asset's price today (with a history: its last price in the window)"},
+      {"model.factors.assets[].volatility", "number", "(depends on other keys)", "in (0, 5]",
+       "risk: the asset's annual volatility (Monte Carlo with a history: estimated; historical: for its options)"},
       {"model.factors.assets[].drift", "number", "0", "in [-1, 1]",
-       "risk: the asset's annual drift over the horizon"},
+       "risk: the asset's annual drift over the horizon (Monte Carlo)"},
+      {"model.factors.assets[].returns", "one of", "(depends on other keys)", "relative, absolute",
+       "risk: historical moves of this asset as log returns or price changes (default: the history's)"},
       {"model.factors.correlation", "number or matrix", "(depends on other keys)", "in [-1, 1]",
        "risk: the assets' correlation matrix, or one number for every pair"},
       {"model.rate", "number", "0", "in [-1, 1]",
        "risk: the risk-free rate that values the options"},
-      {"model.portfolio", "list of blocks", "-", "",
-       "risk: the positions; each a stock, forward or option on one asset"},
+      {"model.portfolio", "list of blocks or block", "-", "",
+       "risk: the positions, each a stock, forward or option on one asset; or {file, groups}"},
+      {"model.portfolio.file", "text", "", "",
+       "risk: a CSV of positions: id, type, underlying, quantity, option, strike, maturity and grouping columns"},
+      {"model.portfolio.groups", "any", "none", "",
+       "risk: the file's grouping columns (desk, book, ...), reported per value"},
+      {"model.portfolio.digest", "text", "-", "",
+       "risk: the positions file's digest, which a job's stored text keeps; a changed file is refused"},
       {"model.portfolio[].name", "text", "p0, p1, ...", "",
        "risk: the position's name in the contributions"},
       {"model.portfolio[].type", "one of", "", "stock, forward, option",
@@ -137,12 +272,26 @@ const std::vector<io::KeySchema>& var_keys() {
        "risk: units held (negative: short)"},
       {"model.portfolio[].option", "one of", "", "call, put",
        "risk: call or put (option positions)"},
-      {"model.portfolio[].strike", "number", "", "> 0",
+      {"model.portfolio[].strike", "number", "", "> 0 or any for a forward",
        "risk: the strike (forward and option positions)"},
       {"model.portfolio[].maturity", "number", "", "> 0",
        "risk: years to maturity today (forward and option positions)"},
       {"model.factors.dof", "number", "", "in (2, 1e+06]",
        "risk: the Student-t degrees of freedom"},
+      {"model.method", "one of", "monte_carlo", "monte_carlo, historical",
+       "risk: shocks drawn from a model of the factors, or the history's own moves"},
+      {"model.factors.history", "block", "", "",
+       "risk: a market history (CSV: date, then a price column per asset) and its window"},
+      {"model.factors.history.file", "text", "", "",
+       "risk: the history's CSV file; columns date (YYYY-MM-DD) and one per asset"},
+      {"model.factors.history.from", "text", "-", "",
+       "risk: the window's first date, YYYY-MM-DD (default: the file's first); a stressed window is a date range"},
+      {"model.factors.history.to", "text", "-", "",
+       "risk: the window's last date, YYYY-MM-DD (default: the file's last)"},
+      {"model.factors.history.returns", "one of", "relative", "relative, absolute",
+       "risk: historical moves as log returns (relative) or price changes (absolute)"},
+      {"model.factors.history.ewma_lambda", "number", "none: unscaled moves, sample covariance", "in (0, 1)",
+       "risk: EWMA decay; historical: moves scaled to today's volatility, Monte Carlo: EWMA covariance"},
   };
   return keys;
 }

@@ -13,7 +13,7 @@ namespace mcsim::var {
 std::string level_name(double level) { return fmt::format("{:g}", level); }
 
 VarModel::VarModel(VarSpec spec) : spec_(std::move(spec)) {
-  const LossMoments m = loss_moments(spec_, true);
+  const LossMoments m = spec_.historical() ? historical_loss_moments(spec_) : loss_moments(spec_, true);
   mean_ = m.mean;
   sd_ = m.sd;
 }
@@ -34,7 +34,7 @@ std::vector<std::string> VarModel::outputs() const {
 
 std::vector<Reference> VarModel::references() const {
   std::vector<Reference> out;
-  if (spec_.assets.size() != 1) return out;
+  if (spec_.assets.size() != 1 || spec_.historical()) return out;  // the closed form is of GBM shocks
   try {
     for (double a : spec_.confidence) {
       const TailRisk t = exact_single_asset_tail(spec_, a);
@@ -59,13 +59,21 @@ std::string VarModel::describe() const {
   std::size_t options = 0;
   for (const Position& p : spec_.portfolio)
     options += p.instrument == Instrument::Call || p.instrument == Instrument::Put ? 1 : 0;
-  return fmt::format("portfolio risk: {} positions ({} options) on {} assets, {}-day horizon, {} shocks",
-                     spec_.portfolio.size(), options, spec_.assets.size(), spec_.horizon_days,
-                     spec_.student_t ? fmt::format("Student-t ({:g} dof)", spec_.dof) : std::string("normal"));
+  const std::string shocks =
+      spec_.historical()
+          ? fmt::format("historical moves of {} windows from {} to {} ({})", spec_.scenarios(), spec_.window.first,
+                        spec_.window.second, spec_.history_file)
+          : fmt::format("{} shocks{}", spec_.student_t ? fmt::format("Student-t ({:g} dof)", spec_.dof) : std::string("normal"),
+                        spec_.history_file.empty() ? ""
+                                                   : fmt::format(", covariance from {} to {} ({})", spec_.window.first,
+                                                                 spec_.window.second, spec_.history_file));
+  return fmt::format("portfolio risk: {} positions ({} options) on {} assets, {}-day horizon, {}", spec_.portfolio.size(),
+                     options, spec_.assets.size(), spec_.horizon_days, shocks);
 }
 
 std::vector<std::pair<std::string, double>> VarModel::diagnostics() const {
   std::vector<std::pair<std::string, double>> out;
+  if (spec_.historical()) return out;  // the approximations are of the model's shocks
   for (double a : spec_.confidence) {
     const TailRisk dn = delta_normal(spec_, a), dg = delta_gamma_normal(spec_, a);
     out.emplace_back("delta_normal_var_" + level_name(a), dn.var);

@@ -36,6 +36,8 @@ class VarModel : public Model {
   // does not settle.
   std::vector<std::pair<std::string, double>> diagnostics() const;
   RiskKernel risk_kernel(Precision precision, std::uint64_t seed) const;
+  // Historical simulation's scenarios, one a window of the history; else 0.
+  std::uint64_t fixed_paths() const { return spec_.historical() ? spec_.scenarios() : 0; }
   // The delta-gamma-normal loss's mean and spread: where the first pass puts its bins.
   double approximate_mean() const { return mean_; }
   double approximate_sd() const { return sd_; }

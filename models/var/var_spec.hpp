@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "io/block.hpp"
@@ -16,6 +17,7 @@ constexpr std::size_t kMaxLevels = 10;  // confidence levels a job may ask for
 struct RiskAsset {
   std::string name;
   double spot = 0, volatility = 0, drift = 0;  // GBM: d ln S = (drift - vol^2 / 2) dt + vol dW
+  bool absolute = false;  // historical: its moves are price changes, not log returns
 };
 
 struct Position {
@@ -25,9 +27,15 @@ struct Position {
   double strike = 0;      // forward: delivery price; option: strike
   double maturity = 0;    // years from today (forwards and options)
   std::string name;       // default p<index>: names its contributions
+  std::vector<std::string> groups;  // its value in each of VarSpec::group_columns
 };
 
+// Monte Carlo draws the factors' shocks; historical simulation takes them from a
+// market history (models/var/history.hpp).
+enum class Method { MonteCarlo, Historical };
+
 struct VarSpec {
+  Method method = Method::MonteCarlo;
   std::uint64_t horizon_days = 1;
   std::vector<double> confidence;  // levels, each in (0, 1)
   bool student_t = false;
@@ -37,7 +45,18 @@ struct VarSpec {
   std::vector<double> cholesky;    // row-major factor of `correlation`
   double rate = 0;
   std::vector<Position> portfolio;
+  std::vector<std::string> group_columns;  // a positions file's grouping columns (desk, book, ...)
+  // A history (model.factors.history): its file and its window's first and last dates.
+  std::string history_file;
+  std::pair<std::string, std::string> window;
+  // Historical simulation: scenario s moves the factors as the history did from
+  // date scenario_start[s] over the horizon; asset i's log spot at the horizon is
+  // historical_log_spots[s * assets + i].
+  std::vector<double> historical_log_spots;
+  std::vector<std::string> scenario_start;
   double horizon() const { return static_cast<double>(horizon_days) / kTradingDays; }
+  bool historical() const { return method == Method::Historical; }
+  std::uint64_t scenarios() const { return assets.empty() ? 0 : historical_log_spots.size() / assets.size(); }
 };
 
 // Reads and checks the block; errors name the key and its line. Returns false

@@ -36,6 +36,7 @@
 #include "app/run/risk/checkpoints.hpp"
 #include "app/version.hpp"
 #include "app/run/signals.hpp"
+#include "models/var/bootstrap.hpp"
 #include "models/var/delta_var.hpp"
 #include "models/var/risk_kernel.hpp"
 #include "models/var/tail_figures.hpp"
@@ -465,6 +466,19 @@ ScenarioRun RiskStages::results(const std::vector<std::string>&, const DeviceLis
                                          {all.kept[l], windows[l].below, all.tail_count[l],
                                           {all.tail_sum[l], all.tail_sum_sq[l]}},
                                          fixed));
+  // Historical simulation: its scenarios are few and overlap, so its errors come from
+  // the moving-block bootstrap of all its losses (models/var/bootstrap.hpp).
+  const bool boot = spec.historical();
+  if (boot) {
+    std::vector<double> losses(n);
+    devices.front()->executor<RiskExecutor>().scenario_losses(kernel, 0, n, losses.data());
+    const auto errors = var::bootstrap_errors(losses, spec.confidence, spec.horizon_days, run_.seed, var::kBootstrapResamples);
+    for (std::size_t l = 0; l < levels; ++l) {
+      var::LevelFigures& f = figures[l];
+      f.var_se = errors[l].var_se, f.es_se = errors[l].es_se;
+      f.var_lo = f.var - reduce::kZ95 * f.var_se, f.var_hi = f.var + reduce::kZ95 * f.var_se;
+    }
+  }
   // One look at the scenarios the shares need, each once with all its bands, in
   // scenario order: per level, band 3l holds those ranked above the VaR, 3l + 1
   // those in its 95% band, 3l + 2 the VaR scenario.
@@ -527,6 +541,10 @@ ScenarioRun RiskStages::results(const std::vector<std::string>&, const DeviceLis
   scenario.references = model.references();
   scenario.diagnostics = model.diagnostics();
   scenario.diagnostics.emplace_back("histogram_passes", histogram_passes);
+  if (boot) {
+    scenario.diagnostics.emplace_back("bootstrap_resamples", var::kBootstrapResamples);
+    scenario.diagnostics.emplace_back("bootstrap_block_scenarios", static_cast<double>(spec.horizon_days));
+  }
   scenario.diagnostics.emplace_back("portfolio_value", var::portfolio_greeks(spec).value);
 
   std::vector<double> histogram_rows;
@@ -579,6 +597,9 @@ ScenarioRun run_risk_scenario(const io::Job& job, const RunOptions& options, con
 
 ScenarioRun run_risk_job(const io::Job& job, const var::VarModel& model, const RunOptions& options,
                          const DeviceList& devices, const RiskLimits& limits) {
+  if (model.spec().historical() && devices.front()->kind() == DeviceKind::Cuda)
+    throw std::runtime_error("method: historical runs on the CPU backend in this version (--backend cpu, or "
+                             "run.backend: cpu): its GPU path has not passed its CPU/GPU agreement test yet");
   return run_family<RiskStages>(job, options, devices, model, limits);
 }
 

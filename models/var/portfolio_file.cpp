@@ -1,0 +1,143 @@
+#include "models/var/portfolio_file.hpp"
+
+#include <fmt/format.h>
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include "io/csv.hpp"
+
+namespace mcsim::var {
+
+namespace {
+
+// Columns every row fills, and those only some types need.
+const std::vector<std::string> kRequired{"id", "type", "underlying", "quantity"};
+const std::vector<std::string> kByType{"option", "strike", "maturity"};
+
+}  // namespace
+
+void read_portfolio_file(io::Block& b, VarSpec& s) {
+  b.schema_note("groups", "none");
+  if (b.has("groups")) {
+    const YAML::Node list = b.raw("groups");
+    for (std::size_t i = 0; list.IsSequence() && i < list.size(); ++i) {
+      if (!list[i].IsScalar() || list[i].Scalar().empty())
+        b.error_where(b.where_of("groups", static_cast<int>(i)), "a grouping column's name");
+      else
+        s.group_columns.push_back(list[i].Scalar());
+    }
+    if (!list.IsSequence()) b.error("groups", "a list of the file's grouping columns, e.g. [desk, book]");
+  }
+  const std::string digest = b.text("digest", std::string(""));
+  const auto csv = io::data_file(b);
+  if (!csv) return;
+  // The job's text keeps the file's name and its digest: read again (a resume, a
+  // scenario, a rerun from a results file), a file that changed is refused.
+  const std::string now = fmt::format("{:016x}", csv->digest);
+  if (!digest.empty() && digest != now)
+    return b.error("digest", "the positions file " + csv->file + " has changed since this job was written (digest " +
+                                 now + ", the job's " + digest + ")");
+  if (digest.empty() && b.valid()) b.set("digest", YAML::Node(now));
+
+  std::vector<int> column(kRequired.size() + kByType.size(), -1);
+  for (std::size_t i = 0; i < kRequired.size(); ++i) column[i] = io::required_column(*csv, kRequired[i], b);
+  for (std::size_t i = 0; i < kByType.size(); ++i) column[kRequired.size() + i] = csv->column(kByType[i]);
+  std::vector<int> group_column;
+  for (const std::string& g : s.group_columns) {
+    group_column.push_back(io::required_column(*csv, g, b));
+    for (const auto& k : {kRequired, kByType})
+      for (const auto& name : k)
+        if (g == name) b.error("groups", "'" + g + "' is a position's field, not a grouping column");
+  }
+  // A column nobody reads is a misspelling or a group the config does not name.
+  for (const io::CsvField& h : csv->header) {
+    std::vector<std::string> known = kRequired;
+    known.insert(known.end(), kByType.begin(), kByType.end());
+    known.insert(known.end(), s.group_columns.begin(), s.group_columns.end());
+    bool listed = false;
+    for (const auto& k : known) listed = listed || h.text == k;
+    if (listed) continue;
+    const std::string hint = io::did_you_mean(h.text, known);
+    b.error_where(csv->where(h), "unknown column '" + h.text + "'" +
+                                     (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                                     "; a grouping column is named in model.portfolio.groups");
+  }
+  if (csv->rows.empty()) b.error_where(csv->file, "holds no position");
+  if (!b.valid()) return;
+
+  std::unordered_map<std::string, int> asset;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < s.assets.size(); ++i) asset[s.assets[i].name] = static_cast<int>(i), names.push_back(s.assets[i].name);
+  std::unordered_set<std::string> ids;
+  for (const Position& p : s.portfolio) ids.insert(p.name);
+  io::CsvErrors rows(*csv, b);
+  const auto field = [&](const std::vector<io::CsvField>& row, std::size_t c) -> const io::CsvField* {
+    return column[c] < 0 ? nullptr : &row[static_cast<std::size_t>(column[c])];
+  };
+  for (const auto& row : csv->rows) {
+    Position p;
+    const io::CsvField &id = *field(row, 0), &type = *field(row, 1), &under = *field(row, 2), &qty = *field(row, 3);
+    const io::CsvField *option = field(row, 4), *strike = field(row, 5), *maturity = field(row, 6);
+    bool ok = true;
+    p.name = id.text;
+    if (p.name.empty()) ok = rows.error(id, "a position needs an id");
+    else if (!ids.insert(p.name).second) ok = rows.error(id, "position '" + p.name + "' is listed twice");
+    if (const auto it = asset.find(under.text); it != asset.end()) {
+      p.asset = it->second;
+    } else {
+      const std::string hint = io::did_you_mean(under.text, names);
+      ok = rows.error(under, "no risk factor named '" + under.text + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+    }
+    if (const auto q = rows.number(qty, "quantity", {})) p.quantity = *q;
+    else ok = false;
+    const bool stock = type.text == "stock", forward = type.text == "forward", is_option = type.text == "option";
+    if (!stock && !forward && !is_option) {
+      rows.error(type, "type must be one of stock, forward, option (got '" + type.text + "')");
+      continue;
+    }
+    // A field the type does not use, when filled in, is a row put in the wrong columns.
+    const std::string a_type = (is_option ? "an " : "a ") + type.text;
+    const auto needed = [&](const io::CsvField* f, const char* name, bool wanted) -> const io::CsvField* {
+      const bool filled = f && !f->text.empty();
+      if (wanted && !filled) {
+        ok = f ? rows.error(*f, fmt::format("{} needs a value in column {}", a_type, name))
+               : rows.error(type, fmt::format("{} needs a value in column {}, which the file does not have", a_type, name));
+        return nullptr;
+      }
+      if (!wanted && filled)
+        ok = rows.error(*f, fmt::format("{} takes no {} (got '{}')", a_type, name, f->text));
+      return wanted ? f : nullptr;
+    };
+    if (const io::CsvField* f = needed(option, "option", is_option)) {
+      if (f->text == "call" || f->text == "put") p.instrument = f->text == "call" ? Instrument::Call : Instrument::Put;
+      else ok = rows.error(*f, "option must be call or put (got '" + f->text + "')");
+    } else if (forward) {
+      p.instrument = Instrument::Forward;
+    }
+    if (const io::CsvField* f = needed(strike, "strike", !stock)) {
+      if (const auto k = rows.number(*f, "strike", is_option ? io::Range::positive() : io::Range{})) p.strike = *k;
+      else ok = false;
+    }
+    if (const io::CsvField* f = needed(maturity, "maturity", !stock)) {
+      if (const auto t = rows.number(*f, "maturity", io::Range::positive())) {
+        p.maturity = *t;
+        // Revalued at the horizon on its remaining life, which must not have ended.
+        if (p.maturity <= s.horizon())
+          ok = rows.error(*f, fmt::format("{} years ends before the horizon of {} days ({:.6g} years)", p.maturity,
+                                          s.horizon_days, s.horizon()));
+      } else {
+        ok = false;
+      }
+    }
+    for (int g : group_column) {
+      const io::CsvField& f = row[static_cast<std::size_t>(g)];
+      if (f.text.empty()) ok = rows.error(f, "column '" + csv->header[static_cast<std::size_t>(g)].text + "' is empty");
+      p.groups.push_back(f.text);
+    }
+    if (ok) s.portfolio.push_back(std::move(p));
+  }
+  rows.close();
+}
+
+}  // namespace mcsim::var

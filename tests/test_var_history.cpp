@@ -1,0 +1,368 @@
+// Risk on a book and a history from files, on the CPU backend: historical
+// simulation against the order statistic and tail mean computed here from the
+// history by hand, its moves (absolute, windowed, volatility-scaled), Monte Carlo
+// with a covariance estimated from the history, positions from a CSV file, and the
+// errors of both files.
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "config_errors.hpp"
+#include "cpu_run.hpp"
+#include "io/config.hpp"
+#include "io/results.hpp"
+#include "models/var/bootstrap.hpp"
+#include "models/var/var_model.hpp"
+#include "rng/stream.hpp"
+
+using namespace mcsim;
+
+namespace {
+
+const std::filesystem::path kDir = std::filesystem::temp_directory_path() / "mcsim-var-history";
+
+std::string write(const std::string& name, const std::string& text) {
+  std::filesystem::create_directories(kDir);
+  const std::string path = (kDir / name).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+// Day d's date from 2024-01-01 on, every calendar day a trading day.
+std::string date(int d) {
+  static const int days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};  // 2024 is a leap year
+  int month = 0;
+  while (d >= days[month % 12]) d -= days[month % 12], ++month;
+  char out[11];
+  std::snprintf(out, sizeof out, "%04d-%02d-%02d", 2024 + month / 12, month % 12 + 1, d + 1);
+  return out;
+}
+
+// Prices that wander without ties: A and B per day.
+double price_a(int d) { return 100 * std::exp(0.03 * std::sin(0.7 * d) + 0.002 * d + 0.01 * std::cos(2.3 * d)); }
+double price_b(int d) { return 40 + 3 * std::cos(1.3 * d) + 0.05 * d; }
+
+constexpr int kDays = 120;
+std::string history_csv() {
+  std::string t = "date,A,B,unused\n";
+  for (int d = 0; d < kDays; ++d) t += date(d) + "," + std::to_string(price_a(d)) + "," + std::to_string(price_b(d)) + ",1\n";
+  return t;
+}
+// std::to_string keeps 6 decimals: the prices as the file holds them.
+double as_written(double x) { return std::stod(std::to_string(x)); }
+
+const std::string kBook =
+    "    - { name: a, type: stock, asset: A, quantity: 1000 }\n"
+    "    - { name: b, type: stock, asset: B, quantity: -500 }\n"
+    "    - { name: fwd, type: forward, asset: B, strike: 41, maturity: 1, quantity: 300 }\n";
+
+std::string historical_job(const std::string& history_path, const std::string& history_extra = "",
+                           const std::string& portfolio = "  portfolio:\n" + kBook) {
+  return "run: { name: hs, seed: 3 }\n"
+         "model:\n"
+         "  type: var\n"
+         "  method: historical\n"
+         "  horizon_days: 5\n"
+         "  confidence: [0.8, 0.9, 0.95, 0.975]\n"
+         "  rate: 0.02\n"
+         "  factors:\n"
+         "    history: { file: " + history_path + history_extra + " }\n"
+         "    assets: [{ name: A }, { name: B }]\n" + portfolio;
+}
+
+std::map<std::string, reduce::Estimate> by_name(const io::Results& r) {
+  std::map<std::string, reduce::Estimate> m;
+  for (const auto& e : r.scenarios.front().estimates) m[e.name] = e;
+  return m;
+}
+const var::VarSpec& spec_of(const io::Job& job) { return dynamic_cast<const var::VarModel&>(*job.model).spec(); }
+
+}  // namespace
+
+TEST_CASE("historical VaR and ES are the order statistic and tail mean of the history's losses", "[var][historical]") {
+  const std::string path = write("history.csv", history_csv());
+  const auto r = run_cpu(historical_job(path));
+  const int h = 5, n = kDays - h;
+  REQUIRE(r.paths == static_cast<std::uint64_t>(n));
+  // By hand: today's spots are the last prices; each window's relative move applied.
+  const double sa = as_written(price_a(kDays - 1)), sb = as_written(price_b(kDays - 1));
+  const double rate = 0.02, t = 5.0 / 252, fwd_today = sb - 41 * std::exp(-rate * 1);
+  std::vector<double> losses;
+  for (int d = 0; d < n; ++d) {
+    const double a = sa * as_written(price_a(d + h)) / as_written(price_a(d));
+    const double b = sb * as_written(price_b(d + h)) / as_written(price_b(d));
+    losses.push_back(-1000 * (a - sa) + 500 * (b - sb) - 300 * ((b - 41 * std::exp(-rate * (1 - t))) - fwd_today));
+  }
+  std::sort(losses.begin(), losses.end());
+  const auto est = by_name(r);
+  // ceil(a n): 0.8 x 115 is 92 exactly, which a double's 0.8 (a hair above) must not round up.
+  for (const auto& [level, k] : std::vector<std::pair<double, int>>{{0.8, 92}, {0.9, 104}, {0.95, 110}, {0.975, 113}}) {
+    INFO(level);
+    const std::string name = fmt::format("{:g}", level);
+    const double var = losses[static_cast<std::size_t>(k - 1)];
+    double above = 0;
+    for (int i = k; i < n; ++i) above += losses[static_cast<std::size_t>(i)];
+    const double es = (above + (k - level * n) * var) / ((1 - level) * n);
+    CHECK(est.at("var_" + name).value == Approx(var).epsilon(1e-9));
+    CHECK(est.at("es_" + name).value == Approx(es).epsilon(1e-9));
+    // The positions' shares add up to the totals.
+    double var_sum = 0, es_sum = 0;
+    for (const char* p : {"a", "b", "fwd"}) var_sum += est.at("var_" + name + "." + p).value, es_sum += est.at("es_" + name + "." + p).value;
+    CHECK(var_sum == Approx(var).epsilon(1e-9));
+    CHECK(es_sum == Approx(es).epsilon(1e-9));
+  }
+  CHECK(r.scenarios.front().references.empty());  // GBM's closed form does not apply
+  // Errors by the block bootstrap: there, and not so wide that anything passes.
+  for (const char* level : {"0.9", "0.975"}) {
+    INFO(level);
+    const auto& e = est.at(std::string("var_") + level);
+    CHECK(e.std_error > 0);
+    CHECK(e.std_error < 0.5 * std::fabs(e.value));
+  }
+  bool resampled = false;
+  for (const auto& [name, value] : r.scenarios.front().diagnostics) resampled = resampled || (name == "bootstrap_resamples" && value == 1000);
+  CHECK(resampled);
+}
+
+TEST_CASE("historical simulation gives the same bits on any chunks and threads", "[var][historical]") {
+  const std::string path = write("history.csv", history_csv());
+  const auto a = run_cpu(historical_job(path), {"run.chunk_paths=8"});
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const auto b = run_cpu(historical_job(path), {"run.chunk_paths=32"});
+  omp_set_num_threads(threads);
+  const auto ea = by_name(a), eb = by_name(b);
+  REQUIRE(ea.size() == eb.size());
+  for (const auto& [name, e] : ea) {
+    INFO(name);
+    CHECK(std::memcmp(&e.value, &eb.at(name).value, sizeof(double)) == 0);
+  }
+}
+
+TEST_CASE("historical moves: absolute, within a window of dates, scaled to today's volatility", "[var][historical]") {
+  const std::string path = write("history.csv", history_csv());
+  SECTION("absolute moves shift today's price by the history's change") {
+    const auto job = io::load_job_text(historical_job(path, ", returns: absolute"), "hs.yaml");
+    const var::VarSpec& s = spec_of(job);
+    REQUIRE(s.scenarios() == kDays - 5);
+    const double sb = as_written(price_b(kDays - 1));
+    for (int d : {0, 17, kDays - 6})
+      CHECK(std::exp(s.historical_log_spots[2 * d + 1]) ==
+            Approx(sb + as_written(price_b(d + 5)) - as_written(price_b(d))).epsilon(1e-12));
+  }
+  SECTION("a window of dates: its scenarios, and today's spot its last price") {
+    const auto job = io::load_job_text(historical_job(path, ", from: " + date(10) + ", to: " + date(59)), "hs.yaml");
+    const var::VarSpec& s = spec_of(job);
+    CHECK(s.scenarios() == 50 - 5);
+    CHECK(s.assets[0].spot == as_written(price_a(59)));
+    CHECK(s.scenario_start.front() == date(10));
+    CHECK(std::exp(s.historical_log_spots[0]) == Approx(s.assets[0].spot * as_written(price_a(15)) / as_written(price_a(10))));
+  }
+  SECTION("EWMA scaling leaves a steady volatility's moves as they are and scales a calm past up to a wild present") {
+    // Daily log returns +-x for 60 days, then +-3x: the scaled early moves grow about 3 times.
+    std::string t = "date,A,B\n";
+    double p = 100;
+    for (int d = 0; d < kDays; ++d) {
+      const double x = (d < 60 ? 0.01 : 0.03) * (d % 2 ? 1 : -1);
+      if (d) p *= std::exp(x);
+      t += date(d) + "," + fmt::format("{:.17g}", p) + ",40\n";
+    }
+    const std::string wild = write("wild.csv", t);
+    const auto plain = io::load_job_text(historical_job(wild, ", returns: relative"), "hs.yaml",
+                                         {"model.horizon_days=1", "model.confidence=[0.9]"});
+    const auto scaled = io::load_job_text(historical_job(wild, ", ewma_lambda: 0.9"), "hs.yaml",
+                                          {"model.horizon_days=1", "model.confidence=[0.9]"});
+    const auto& a = spec_of(plain).historical_log_spots;
+    const auto& b = spec_of(scaled).historical_log_spots;
+    const double today = std::log(spec_of(plain).assets[0].spot);
+    // lambda = 0.9 has forgotten the variance it started from (the window's mean square) by day 50.
+    const double early = (b[2 * 50] - today) / (a[2 * 50] - today), late = (b[2 * 110] - today) / (a[2 * 110] - today);
+    CHECK(early == Approx(3).epsilon(0.05));
+    CHECK(late == Approx(1).epsilon(0.05));
+  }
+}
+
+TEST_CASE("Monte Carlo takes its volatilities and correlation from a history", "[var][historical]") {
+  const std::string path = write("history.csv", history_csv());
+  const std::string job_text =
+      "run: { name: mc, paths: 20000, seed: 3 }\nmodel:\n  type: var\n  horizon_days: 5\n  confidence: [0.99]\n"
+      "  factors:\n    history: { file: " + path + " }\n    assets: [{ name: A }, { name: B }]\n  portfolio:\n" + kBook;
+  std::vector<double> ra, rb;
+  for (int d = 1; d < kDays; ++d) {
+    ra.push_back(std::log(as_written(price_a(d)) / as_written(price_a(d - 1))));
+    rb.push_back(std::log(as_written(price_b(d)) / as_written(price_b(d - 1))));
+  }
+  const auto cov = [](const std::vector<double>& x, const std::vector<double>& y, double lambda) {
+    const double m = static_cast<double>(x.size());
+    double mx = 0, my = 0, s = 0;
+    if (lambda == 0) {
+      for (std::size_t i = 0; i < x.size(); ++i) mx += x[i] / m, my += y[i] / m;
+      for (std::size_t i = 0; i < x.size(); ++i) s += (x[i] - mx) * (y[i] - my) / (m - 1);
+    } else {
+      for (std::size_t i = 0; i < x.size(); ++i) s += (1 - lambda) * std::pow(lambda, m - 1 - i) * x[i] * y[i];
+    }
+    return 252 * s;
+  };
+  for (double lambda : {0.0, 0.94}) {
+    INFO(lambda);
+    const auto job = io::load_job_text(job_text, "mc.yaml", lambda ? std::vector<std::string>{"model.factors.history.ewma_lambda=0.94"}
+                                                                    : std::vector<std::string>{});
+    const var::VarSpec& s = spec_of(job);
+    CHECK(s.assets[0].volatility == Approx(std::sqrt(cov(ra, ra, lambda))).epsilon(1e-10));
+    CHECK(s.assets[1].volatility == Approx(std::sqrt(cov(rb, rb, lambda))).epsilon(1e-10));
+    CHECK(s.correlation[0][1] ==
+          Approx(cov(ra, rb, lambda) / std::sqrt(cov(ra, ra, lambda) * cov(rb, rb, lambda))).epsilon(1e-10));
+    CHECK(s.assets[1].spot == as_written(price_b(kDays - 1)));
+  }
+  // One asset: the exact lognormal VaR and ES at the estimated volatility are the references.
+  const std::string one =
+      "run: { name: mc, paths: 400000, seed: 3 }\nmodel:\n  type: var\n  horizon_days: 5\n  confidence: [0.95, 0.99]\n"
+      "  factors:\n    history: { file: " + path + " }\n    assets: [{ name: A }]\n  portfolio:\n"
+      "    - { name: a, type: stock, asset: A, quantity: 1000 }\n"
+      "    - { name: put, type: option, option: put, asset: A, strike: 110, maturity: 0.5, quantity: 800 }\n";
+  const auto r = run_cpu(one);
+  const auto est = by_name(r);
+  const auto& refs = r.scenarios.front().references;
+  REQUIRE(refs.size() == 2 * (2 + 2 * 2));
+  for (const auto& ref : refs) {
+    INFO(ref.name);
+    const auto& e = est.at(ref.name);
+    CHECK(std::fabs(e.value - ref.value) < 4 * e.std_error);
+    CHECK(e.std_error < 0.03 * std::fabs(ref.value));
+  }
+}
+
+TEST_CASE("positions from a CSV file value as the same positions in the config", "[var][historical][config]") {
+  const std::string history = write("history.csv", history_csv());
+  const std::string book = write("book.csv",
+                                 "id,type,underlying,quantity,option,strike,maturity,desk\n"
+                                 "a,stock,A,1000,,,,equity\n"
+                                 "b,stock,B,-500,,,,equity\n"
+                                 "fwd,forward,B,300,,41,1,delta-one\n"
+                                 "put,option,A,200,put,95,0.5,vol\n");
+  const std::string listed = "  portfolio:\n" + kBook +
+                             "    - { name: put, type: option, option: put, asset: A, strike: 95, maturity: 0.5, quantity: 200 }\n";
+  const std::string vols = "    assets: [{ name: A, volatility: 0.25 }, { name: B }]\n";
+  const auto with_vols = [&](std::string t) { const std::string plain = "    assets: [{ name: A }, { name: B }]\n";
+    return t.replace(t.find(plain), plain.size(), vols); };
+  const auto a = run_cpu(with_vols(historical_job(history, "", listed)));
+  const auto b = run_cpu(with_vols(historical_job(history, "", "  portfolio: { file: " + book + ", groups: [desk] }\n")));
+  const auto ea = by_name(a), eb = by_name(b);
+  REQUIRE(ea.size() == eb.size());
+  for (const auto& [name, e] : ea) {
+    INFO(name);
+    CHECK(std::memcmp(&e.value, &eb.at(name).value, sizeof(double)) == 0);
+  }
+  const auto job = io::load_job_text(with_vols(historical_job(history, "", "  portfolio: { file: " + book + ", groups: [desk] }\n")), "hs.yaml");
+  const var::VarSpec& s = spec_of(job);
+  CHECK(s.group_columns == std::vector<std::string>{"desk"});
+  CHECK(s.portfolio[2].groups == std::vector<std::string>{"delta-one"});
+  // The job's text keeps the file's name and digest; a changed file is refused when read again.
+  CHECK(job.yaml.find("digest:") != std::string::npos);
+  write("book.csv", "id,type,underlying,quantity,option,strike,maturity,desk\na,stock,A,1001,,,,equity\n");
+  CHECK(has_line(errors_of(job.yaml), "has changed since this job was written"));
+}
+
+TEST_CASE("mistakes in a positions file name its line and column", "[var][historical][config]") {
+  const std::string history = write("history.csv", history_csv());
+  const auto errors = [&](const std::string& name, const std::string& csv, const std::string& groups = "") {
+    const std::string path = write(name, csv);
+    return std::make_pair(path, errors_of(historical_job(history, "", "  portfolio: { file: " + path + groups + " }\n")));
+  };
+  const std::string header = "id,type,underlying,quantity,option,strike,maturity\n";
+  {
+    const auto [p, e] = errors("typo.csv", "id,type,underlying,quantity,strke\na,stock,A,1,\n");
+    CHECK(has_line(e, p + ":1:29: unknown column 'strke' (did you mean 'strike'?)"));
+  }
+  {
+    const auto [p, e] = errors("rows.csv", header + "a,stock,A,1,,,\n"            // fine
+                                                     "a,stock,A,1,,,\n"            // the id again
+                                                     "c,bond,A,1,,,\n"             // no such type
+                                                     "d,stock,AA,1,,,\n"           // no such asset
+                                                     "e,stock,A,lots,,,\n"         // not a number
+                                                     "f,stock,A,1,,100,\n"         // a stock has no strike
+                                                     "g,option,A,1,call,,1\n"      // an option needs a strike
+                                                     "h,forward,B,1,,40,0.01\n");  // ends before the horizon
+    CHECK(has_line(e, p + ":3:1: position 'a' is listed twice"));
+    CHECK(has_line(e, p + ":4:3: type must be one of stock, forward, option (got 'bond')"));
+    CHECK(has_line(e, p + ":5:9: no risk factor named 'AA' (did you mean 'A'?)"));
+    CHECK(has_line(e, p + ":6:11: expected a number in column 'quantity', got 'lots'"));
+    CHECK(has_line(e, p + ":7:14: a stock takes no strike (got '100')"));
+    CHECK(has_line(e, p + ":8:19: an option needs a value in column strike"));
+    CHECK(has_line(e, p + ":9:19: 0.01 years ends before the horizon"));
+  }
+  {
+    const auto [p, e] = errors("group.csv", header + "a,stock,A,1,,,\n", ", groups: [desk]");
+    CHECK(has_line(e, p + ":1:1: the header has no column 'desk'"));
+  }
+  {
+    std::string many = header;
+    for (int i = 0; i < 80; ++i) many += "x" + std::to_string(i) + ",stock,Q,1,,,\n";
+    const auto [p, e] = errors("many.csv", many);
+    CHECK(e.size() == 51);
+    CHECK(has_line(e, p + ": and 30 more errors in the file"));
+  }
+}
+
+TEST_CASE("mistakes in a history and its method name their key, file, line and column", "[var][historical][config]") {
+  const std::string good = write("history.csv", history_csv());
+  {
+    std::string t = history_csv();
+    t.replace(t.find("\n2024-01-03,") + 12, 3, "abc");
+    const std::string p = write("bad-price.csv", t);
+    CHECK(has_line(errors_of(historical_job(p)), p + ":4:12: expected a number in column 'A'"));
+  }
+  {
+    const std::string p = write("order.csv", "date,A,B\n2024-01-02,1,2\n2024-01-01,1,2\n2024-01-03,1,2\n");
+    CHECK(has_line(errors_of(historical_job(p)), p + ":3:1: dates must increase: 2024-01-01 after 2024-01-02"));
+    const std::string q = write("date.csv", "date,A,B\n2024-02-30,1,2\n");
+    CHECK(has_line(errors_of(historical_job(q)), q + ":2:1: a date is written YYYY-MM-DD (got '2024-02-30')"));
+  }
+  {
+    const std::string p = write("no-b.csv", "date,A\n2024-01-02,1\n");
+    CHECK(has_line(errors_of(historical_job(p)), p + ":1:1: the header has no column 'B'"));
+  }
+  CHECK(has_line(errors_of(historical_job(good, ", from: 2024-03-01, to: 2024-02-01")), "model.factors.history.to: the window ends"));
+  CHECK(has_line(errors_of(historical_job(good), {"run.paths=100"}),
+                 "run.paths: 100 paths, but the model's input fixes 115"));
+  CHECK(has_line(errors_of(historical_job(good), {"model.factors.history=null"}),
+                 "method: historical needs a market history"));
+  CHECK(has_line(errors_of(historical_job(good), {"model.confidence=[0.999]"}),
+                 "level 0.999 needs at least 1000 historical scenarios; the window gives 115"));
+  CHECK(has_line(errors_of(historical_job(good), {"model.factors.correlation=0.5"}), "belongs to method: monte_carlo"));
+  CHECK(has_line(errors_of(historical_job(good, "", "  portfolio:\n    - { type: option, option: put, asset: A, strike: 95, maturity: 0.5, quantity: 1 }\n")),
+                 "asset 'A' has options (p0): give its volatility"));
+  CHECK(has_line(errors_of(historical_job(good), {"model.method=monte_carlo", "model.factors.history.returns=absolute"}),
+                 "absolute moves serve method: historical"));
+}
+
+TEST_CASE("the block bootstrap's errors match the order statistic's theory and grow with overlap", "[var][historical]") {
+  // Losses uniform on (0, 1): VaR_a has sd sqrt(a (1 - a) / n) (the density is 1),
+  // ES_a sd sqrt((1 - a) (1/12 + a/4) / n).
+  const std::size_t n = 4000;
+  std::vector<double> u(n);
+  rng::Stream stream(99, 0);
+  for (std::size_t i = 0; i < n; i += 2) {
+    const auto b = rng::uniforms<double>(stream);
+    u[i] = b.z[0], u[i + 1] = b.z[1];
+  }
+  const double a = 0.975;
+  const auto e = var::bootstrap_errors(u, {a}, 1, 5, 2000).front();
+  CHECK(e.var_se == Approx(std::sqrt(a * (1 - a) / n)).epsilon(0.25));
+  CHECK(e.es_se == Approx(std::sqrt((1 - a) * (1.0 / 12 + a / 4) / n)).epsilon(0.25));
+  // Each loss ten times running, as overlapping 10-day windows repeat most of a move:
+  // blocks of ten see about sqrt(10) times the error that single draws see.
+  std::vector<double> repeated;
+  for (std::size_t i = 0; i < n / 10; ++i) repeated.insert(repeated.end(), 10, u[i]);
+  const double single = var::bootstrap_errors(repeated, {a}, 1, 5, 2000).front().var_se;
+  const double blocks = var::bootstrap_errors(repeated, {a}, 10, 5, 2000).front().var_se;
+  CHECK(blocks / single > 2.2);
+  CHECK(blocks / single < 4.5);
+}
