@@ -268,6 +268,14 @@ TEST_CASE("positions from a CSV file value as the same positions in the config",
   CHECK(job.yaml.find("digest:") != std::string::npos);
   write("book.csv", "id,type,underlying,quantity,option,strike,maturity,desk\na,stock,A,1001,,,,equity\n");
   CHECK(has_line(errors_of(job.yaml), "has changed since this job was written"));
+  // A scenario that names another book reads it afresh.
+  const std::string other = write("other.csv", "id,type,underlying,quantity,desk\nz,stock,B,7,x\n");
+  const auto afresh = errors_of(with_vols(historical_job(history, "", "  portfolio: { file: " + book + ", groups: [desk] }\n")) +
+                                "scenarios: [{ name: other, set: { model.portfolio.file: " + other + " } }]\n");
+  std::string said;
+  for (const auto& line : afresh) said += line + "\n";
+  INFO(said);
+  CHECK(afresh.empty());
 }
 
 TEST_CASE("mistakes in a positions file name its line and column", "[var][historical][config]") {

@@ -32,13 +32,15 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
   const std::string digest = b.text("digest", std::string(""));
   const auto csv = io::data_file(b);
   if (!csv) return;
-  // The job's text keeps the file's name and its digest: read again (a resume, a
-  // scenario, a rerun from a results file), a file that changed is refused.
-  const std::string now = fmt::format("{:016x}", csv->digest);
-  if (!digest.empty() && digest != now)
+  // The job's text keeps the file's name and its digest, "HEX of PATH": read again (a
+  // resume, a rerun from a results file), a file that changed is refused. A digest of
+  // another file (a scenario that names a different book) is replaced.
+  const std::string now = fmt::format("{:016x} of {}", csv->digest, csv->file);
+  const bool same_file = digest.size() > 20 && digest.compare(16, std::string::npos, now, 16, std::string::npos) == 0;
+  if (same_file && digest != now)
     return b.error("digest", "the positions file " + csv->file + " has changed since this job was written (digest " +
-                                 now + ", the job's " + digest + ")");
-  if (digest.empty() && b.valid()) b.set("digest", YAML::Node(now));
+                                 now.substr(0, 16) + ", the job's " + digest.substr(0, 16) + ")");
+  if (digest != now && b.valid()) b.set("digest", YAML::Node(now));
 
   std::vector<int> column(kRequired.size() + kByType.size(), -1);
   for (std::size_t i = 0; i < kRequired.size(); ++i) column[i] = io::required_column(*csv, kRequired[i], b);

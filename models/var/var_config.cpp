@@ -261,7 +261,7 @@ const std::vector<io::KeySchema>& var_keys() {
       {"model.portfolio.groups", "any", "none", "",
        "risk: the file's grouping columns (desk, book, ...), reported per value"},
       {"model.portfolio.digest", "text", "-", "",
-       "risk: the positions file's digest, which a job's stored text keeps; a changed file is refused"},
+       "written by mcsim: the positions file's digest (HEX of PATH); read again over a changed file, the job is refused"},
       {"model.portfolio[].name", "text", "p0, p1, ...", "",
        "risk: the position's name in the contributions"},
       {"model.portfolio[].type", "one of", "", "stock, forward, option",
