@@ -13,6 +13,9 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <string>
+
+#include <unistd.h>
 
 #include "config_errors.hpp"
 #include "cpu_run.hpp"
@@ -26,7 +29,9 @@ using namespace mcsim;
 
 namespace {
 
-const std::filesystem::path kDir = std::filesystem::temp_directory_path() / "mcsim-var-history";
+// One folder a process: ctest runs these cases side by side, each writing its files.
+const std::filesystem::path kDir =
+    std::filesystem::temp_directory_path() / ("mcsim-var-history-" + std::to_string(::getpid()));
 
 std::string write(const std::string& name, const std::string& text) {
   std::filesystem::create_directories(kDir);
