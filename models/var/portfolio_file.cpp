@@ -53,10 +53,10 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
         if (g == name) b.error("groups", "'" + g + "' is a position's field, not a grouping column");
   }
   // A column nobody reads is a misspelling or a group the config does not name.
+  std::vector<std::string> known = kRequired;
+  known.insert(known.end(), kByType.begin(), kByType.end());
+  known.insert(known.end(), s.group_columns.begin(), s.group_columns.end());
   for (const io::CsvField& h : csv->header) {
-    std::vector<std::string> known = kRequired;
-    known.insert(known.end(), kByType.begin(), kByType.end());
-    known.insert(known.end(), s.group_columns.begin(), s.group_columns.end());
     bool listed = false;
     for (const auto& k : known) listed = listed || h.text == k;
     if (listed) continue;
