@@ -428,16 +428,20 @@ std::string wide_var_job(int n) {
 // in the VaR's 95% band) may swap a few scenarios at the band's edges: those must
 // agree within half their standard error instead.
 void check_risk_agrees(const io::Results& cpu, const io::Results& gpu, double tolerance, bool float_losses) {
-  const auto& c = cpu.scenarios.front().estimates;
-  const auto& g = gpu.scenarios.front().estimates;
-  REQUIRE(c.size() == g.size());
-  const double scale = std::fabs(c.front().value);  // the first level's VaR
-  for (std::size_t i = 0; i < c.size(); ++i) {
-    INFO(c[i].name << ": cpu " << c[i].value << ", gpu " << g[i].value << ", std error " << c[i].std_error);
-    CHECK(g[i].name == c[i].name);
-    const bool var_share = c[i].name.rfind("var_", 0) == 0 && c[i].name.find('.', 6) != std::string::npos;
-    const double allowed = float_losses && var_share ? 0.5 * c[i].std_error : tolerance * scale;
-    CHECK(std::fabs(g[i].value - c[i].value) <= allowed);
+  REQUIRE(cpu.scenarios.size() == gpu.scenarios.size());
+  for (std::size_t k = 0; k < cpu.scenarios.size(); ++k) {
+    const auto& c = cpu.scenarios[k].estimates;
+    const auto& g = gpu.scenarios[k].estimates;
+    INFO("scenario " << cpu.scenarios[k].name);
+    REQUIRE(c.size() == g.size());
+    const double scale = std::fabs(c.front().value);  // the first level's VaR
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      INFO(c[i].name << ": cpu " << c[i].value << ", gpu " << g[i].value << ", std error " << c[i].std_error);
+      CHECK(g[i].name == c[i].name);
+      const bool var_share = c[i].name.rfind("var_", 0) == 0 && c[i].name.find('.', 6) != std::string::npos;
+      const double allowed = float_losses && var_share ? 0.5 * c[i].std_error : tolerance * scale;
+      CHECK(std::fabs(g[i].value - c[i].value) <= allowed);
+    }
   }
 }
 }  // namespace
@@ -455,6 +459,19 @@ TEST_CASE("portfolio VaR ES and contributions agree on CPU and GPU", "[gpu][var]
     const std::vector<std::string> t_sets{std::string("run.precision=") + precision};
     check_risk_agrees(run_on(io::BackendChoice::Cpu, var_job("", "student_t"), t_sets),
                       run_on(io::BackendChoice::Cuda, var_job("", "student_t"), t_sets), tolerance, !is_double);
+  }
+}
+
+TEST_CASE("historical simulation on a book and a history from files agrees on CPU and GPU", "[gpu][var]") {
+  if (!have_gpu()) return;
+  // The shipped job: its base and its filtered (EWMA-rescaled) scenario, full revaluation.
+  const std::string config = std::string(MCSIM_SOURCE_DIR) + "/configs/var-historical.yaml";
+  for (const char* precision : {"double", "float"}) {
+    INFO(precision);
+    const bool is_double = std::string(precision) == "double";
+    const std::vector<std::string> sets{std::string("run.precision=") + precision};
+    const auto on = [&](io::BackendChoice b) { return run_job(io::load_job_file(config, sets), RunOptions{b, false, "test"}); };
+    check_risk_agrees(on(io::BackendChoice::Cpu), on(io::BackendChoice::Cuda), is_double ? 1e-9 : 1e-4, !is_double);
   }
 }
 

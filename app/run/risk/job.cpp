@@ -597,9 +597,6 @@ ScenarioRun run_risk_scenario(const io::Job& job, const RunOptions& options, con
 
 ScenarioRun run_risk_job(const io::Job& job, const var::VarModel& model, const RunOptions& options,
                          const DeviceList& devices, const RiskLimits& limits) {
-  if (model.spec().historical() && devices.front()->kind() == DeviceKind::Cuda)
-    throw std::runtime_error("method: historical runs on the CPU backend in this version (--backend cpu, or "
-                             "run.backend: cpu): its GPU path has not passed its CPU/GPU agreement test yet");
   return run_family<RiskStages>(job, options, devices, model, limits);
 }
 
