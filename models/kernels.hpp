@@ -29,6 +29,11 @@ using GreekSteps = KernelList<StepPath<float, 1, false, false, Dynamics::Gbm, tr
                               StepPath<double, 1, false, false, Dynamics::Gbm, true>,
                               StepPath<float, 2, false, false, Dynamics::Gbm, true>,
                               StepPath<double, 2, false, false, Dynamics::Gbm, true>>;
+using BucketSteps = KernelList<  // ... and the Greeks in an average's market inputs (market_inputs.hpp)
+    StepPath<float, 1, false, false, Dynamics::Gbm, true, option::kPathBuckets>,
+    StepPath<double, 1, false, false, Dynamics::Gbm, true, option::kPathBuckets>,
+    StepPath<float, 2, false, false, Dynamics::Gbm, true, option::kPathBuckets>,
+    StepPath<double, 2, false, false, Dynamics::Gbm, true, option::kPathBuckets>>;
 using ControlSteps = KernelList<StepPath<float, 1, true>, StepPath<double, 1, true>,  // control variate
                                 StepPath<float, 2, true>, StepPath<double, 2, true>>;
 using SobolSteps = KernelList<StepPath<float, 1, false, true>, StepPath<double, 1, false, true>,  // Sobol
@@ -93,7 +98,7 @@ using HestonHybrid = KernelList<HybridPath<float, 1, true>, HybridPath<double, 1
                                 HybridPath<float, 1, true, true>, HybridPath<double, 1, true, true>,
                                 HybridPath<float, 2, true, true>, HybridPath<double, 2, true, true>>;
 
-using Families = std::tuple<European, GbmSteps, GreekSteps, ControlSteps, SobolSteps, HestonSteps, HestonGreekSteps, LocalVolSteps, CevSteps, LocalGreekSteps,
+using Families = std::tuple<European, GbmSteps, GreekSteps, BucketSteps, ControlSteps, SobolSteps, HestonSteps, HestonGreekSteps, LocalVolSteps, CevSteps, LocalGreekSteps,
                             MertonSteps,
                             BatesSteps, CashSteps, Basket, BasketGreeks, BasketSteps, BasketStepGreeks, American, ShortRate, Hybrid, HestonHybrid>;
 }  // namespace kernels

@@ -306,6 +306,17 @@ TEST_CASE("path-dependent, Heston, local volatility, Sobol, basket, walked baske
       curves + "  process: { type: gbm, spot: 100, volatility: { times: [0.5, 1], values: [0.3, 0.2] } }\n"
       "  instrument: { type: asian, average: arithmetic, fixings: 36, option: put, strike: 100, maturity: 1.5 }\n"
       "  variance_reduction: [antithetic]\n",
+      // ... scoring their Greeks: a European's in every pillar and node from its flat
+      // equivalents, a stepped path's pathwise from its table's step lengths and tangents.
+      curves + "  process: { type: gbm, spot: 100, volatility: { times: [0.5, 1], values: [0.3, 0.2] } }\n"
+      "  instrument: { type: european, option: call, strike: 100, maturity: 1.5 }\n"
+      "  greeks: [delta, gamma, vega, rho, dividend_rho, buckets]\n",
+      curves + "  process: { type: gbm, spot: 100, volatility: { times: [0.5, 1], values: [0.3, 0.2] } }\n"
+      "  instrument: { type: asian, average: arithmetic, fixings: 36, option: put, strike: 100, maturity: 1.5 }\n"
+      "  greeks: [delta, gamma, vega, rho, dividend_rho, buckets]\n  variance_reduction: [antithetic]\n",
+      curves + "  process: { type: gbm, spot: 100, volatility: { times: [0.5, 1], values: [0.3, 0.2] } }\n"
+      "  instrument: { type: asian, average: geometric, fixings: 24, option: call, strike: 100, maturity: 1.5 }\n"
+      "  greeks: [delta, gamma, vega, rho, dividend_rho, buckets]\n",
       // Dupire's local volatility from a smile, and CEV.
       "  market:\n" + smile + "  process: { type: local_vol, spot: 100, rate: 0.03, dividend: 0.01 }\n"
       "  instrument: { type: asian, average: arithmetic, fixings: 50, option: call, strike: 100, maturity: 1,"

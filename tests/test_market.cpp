@@ -14,6 +14,7 @@
 
 #include "app/run/runner.hpp"
 #include "cpu_run.hpp"
+#include "market_job.hpp"
 #include "io/csv.hpp"
 #include "config_errors.hpp"
 #include "models/market/curve.hpp"
@@ -27,19 +28,6 @@ std::string write_file(const std::string& name, const std::string& text) {
   const std::string path = "/tmp/mcsim_test_market_" + name;
   std::ofstream(path) << text;
   return path;
-}
-
-// A European under curves, a dividend and a volatility term structure.
-std::string market_job(const std::string& instrument, const std::string& extra = "") {
-  return "run: { name: t, paths: 400_000, seed: 7, chunk_paths: 16384 }\n"
-         "model:\n"
-         "  type: option\n"
-         "  market:\n"
-         "    discount: { times: [0.5, 1, 2], zero_rates: [0.02, 0.03, 0.045] }\n"
-         "    dividend_yield: { times: [1, 3], zero_rates: [0.01, 0.015] }\n"
-         "    dividends: [{ time: 0.75, proportional: 0.02 }]\n"
-         "  process: { type: gbm, spot: 100, volatility: { times: [0.5, 1], values: [0.3, 0.2] } }\n"
-         "  instrument: { " + instrument + " }\n" + extra;
 }
 
 }  // namespace

@@ -30,6 +30,36 @@ double Curve::zero_rate(double t) const {
   return -log_discount(t) / t;
 }
 
+std::vector<double> Curve::zero_rates() const {
+  if (times_.empty()) return {rate_};
+  std::vector<double> z;
+  for (std::size_t i = 0; i < times_.size(); ++i) z.push_back(-log_p_[i] / times_[i]);
+  return z;
+}
+
+std::vector<double> Curve::pillar_weights(double t) const {
+  if (times_.empty()) return {t};
+  const std::size_t n = times_.size();
+  std::vector<double> w(n, 0.0);
+  if (t >= times_.back()) {
+    w.back() = t;
+  } else {
+    const std::size_t i = static_cast<std::size_t>(std::upper_bound(times_.begin(), times_.end(), t) - times_.begin());
+    const double t0 = i ? times_[i - 1] : 0.0, f = (t - t0) / (times_[i] - t0);
+    w[i] = times_[i] * f;
+    if (i) w[i - 1] = times_[i - 1] * (1 - f);
+  }
+  return w;
+}
+
+Curve Curve::shifted(std::size_t i, double dz) const {
+  Curve c = *this;
+  if (times_.empty()) c.rate_ += dz;
+  for (std::size_t k = 0; k < times_.size(); ++k)
+    if (i == static_cast<std::size_t>(-1) || k == i) c.log_p_[k] -= dz * times_[k];
+  return c;
+}
+
 VolTerm VolTerm::flat(double sigma) { return VolTerm({0.0}, {sigma}); }
 
 VolTerm::VolTerm(std::vector<double> times, std::vector<double> values)
@@ -47,6 +77,29 @@ double VolTerm::variance(double t0, double t1) const {
   }
   if (from < t1) total += values_.back() * values_.back() * (t1 - from);
   return total;
+}
+
+std::vector<double> VolTerm::node_weights(double t) const {
+  std::vector<double> w(values_.size(), 0.0);
+  if (values_.empty() || t <= 0) return w;
+  if (is_flat()) {
+    w[0] = 2 * values_[0] * t;
+    return w;
+  }
+  double from = 0;
+  for (std::size_t i = 0; i < times_.size() && from < t; ++i) {
+    const bool last = i + 1 == times_.size();
+    const double to = last ? t : std::min(t, times_[i]);  // the last value holds beyond
+    if (to > from) w[i] = 2 * values_[i] * (to - from), from = to;
+  }
+  return w;
+}
+
+VolTerm VolTerm::shifted(std::size_t i, double d) const {
+  VolTerm v = *this;
+  for (std::size_t k = 0; k < values_.size(); ++k)
+    if (i == static_cast<std::size_t>(-1) || k == i) v.values_[k] += d;
+  return v;
 }
 
 }  // namespace mcsim::market

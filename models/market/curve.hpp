@@ -2,6 +2,7 @@
 // today: a rate curve (discount factors or a dividend yield's growth factors) and
 // a piecewise-constant volatility.
 #pragma once
+#include <cstddef>
 #include <vector>
 
 namespace mcsim::market {
@@ -21,6 +22,15 @@ class Curve {
   double zero_rate(double t) const;
   bool is_flat() const { return times_.empty(); }
   const std::vector<double>& times() const { return times_; }
+  // The pillars' zero rates -log P_i / t_i (the flat rate alone for a flat curve).
+  std::vector<double> zero_rates() const;
+  // d(-log P(t)) / d z_i for each pillar's zero rate z_i: t_i times the weight of
+  // pillar i in the interpolation at t (t / t_0 before the first, t / t_n beyond the
+  // last); the weights of every pillar add up to t. A flat curve: {t}.
+  std::vector<double> pillar_weights(double t) const;
+  // The curve with pillar i's zero rate moved by dz (every pillar's, and a flat
+  // curve's rate, when i is npos).
+  Curve shifted(std::size_t i, double dz) const;
 
  private:
   double rate_ = 0;  // the flat curve's
@@ -39,6 +49,10 @@ class VolTerm {
   double first() const { return values_.empty() ? 0.0 : values_.front(); }
   const std::vector<double>& times() const { return times_; }
   const std::vector<double>& values() const { return values_; }
+  // d variance(0, t) / d sigma_i: 2 sigma_i times the time node i's value holds up to t.
+  std::vector<double> node_weights(double t) const;
+  // With node i's value moved by d (every node's when i is npos).
+  VolTerm shifted(std::size_t i, double d) const;
 
  private:
   std::vector<double> times_, values_;

@@ -8,6 +8,7 @@
 #include "models/correlation.hpp"
 #include "models/market/local_vol.hpp"
 #include "models/option/hybrid.hpp"
+#include "models/option/market_inputs.hpp"
 #include "models/option/option_model.hpp"
 
 namespace mcsim::option {
@@ -211,11 +212,7 @@ void finish_market(io::Block& model, OptionSpec& s) {
   if (s.multi_asset() || !model.diagnostics().empty()) return;
   const double t = s.maturity;
   const market::Market& m = s.market;
-  if (s.term_structure()) {
-    s.rate = m.discount.zero_rate(t);
-    s.dividend = s.rate - m.log_growth(t) / t;
-    if (s.gbm_diffusion()) s.volatility = std::sqrt(s.vol_term.variance(0, t) / t);
-  }
+  if (s.term_structure()) flat_equivalents(s);
   if (!m.surface) return;
   auto problems = market::arbitrage(*m.surface, s.spot, m);
   for (const auto& p : problems) model.error_where(p.where, p.message);
@@ -454,21 +451,20 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   }
   check_hybrid(model, inst, s);
   check_cash_dividends(model, s);
-  s.greeks = model.choices("greeks", {"delta", "gamma", "vega", "rho", "dividend_rho", "theta", "correlation"});
+  s.greeks = model.choices("greeks", {"delta", "gamma", "vega", "rho", "dividend_rho", "theta", "correlation", "buckets"});
   s.bump_greeks = model.choice("greek_method", {"path", "bump"}, std::string("path")) == "bump";
   for (const auto& g : s.greeks) {
     const bool heston_vega = s.heston() && !s.jumping;  // the initial volatility sqrt(v0)
-    if (g == "vega" && !heston_vega && (!s.gbm() || !s.vol_term.is_flat()))
-      model.error("greeks", "vega bumps one flat GBM volatility or Heston's initial one (under " + name_of(s.process) +
-                                (s.gbm() ? " with a term structure" : s.jumping ? " with jumps" : "") +
-                                ", bump its inputs with --set and compare)");
+    if (g == "vega" && !heston_vega && !s.gbm())
+      model.error("greeks", "vega bumps a GBM volatility (flat, or every node of a term structure) or Heston's initial one "
+                            "(under " + name_of(s.process) + (s.jumping ? " with jumps" : "") +
+                                ", bump its inputs with --set and compare; a local volatility's surface: greeks: [buckets])");
     if (g == "correlation" && !s.multi_asset())
       model.error("greeks", "correlation sensitivities are a basket's, one per pair of model.process.assets");
-    if (g == "rho" && s.market.has_discount)
-      model.error("greeks", "rho bumps the flat model.process.rate (with a discount curve, bump its rates with --set)");
-    if (g == "dividend_rho" && s.market.has_dividend_yield)
-      model.error("greeks", "dividend_rho moves the flat model.process.dividend (with a dividend yield curve, bump its "
-                            "rates with --set)");
+    const bool vol_nodes = s.gbm_diffusion() && !s.vol_term.is_flat();
+    if (g == "buckets" && !s.market.has_discount && !s.market.has_dividend_yield && !vol_nodes && !s.market.surface)
+      model.error("greeks", "buckets are the sensitivities to each pillar of model.market.discount and dividend_yield, "
+                            "each node of a volatility term structure and each quote of a vol_surface: this job has none");
   }
   finish_market(model, s);
 
@@ -528,9 +524,11 @@ const std::vector<io::KeySchema>& option_keys() {
        "American and Bermudan: paths of the Longstaff-Schwartz fit, apart from the pricing paths"},
       {"model.variance_reduction", "list, each one of", "-", "antithetic, control_variate, sobol",
        "antithetic pairs, the control variate of the payoff family, scrambled Sobol points"},
-      {"model.greeks", "list, each one of", "-", "delta, gamma, vega, rho, dividend_rho, theta, correlation",
+      {"model.greeks", "list, each one of", "-", "delta, gamma, vega, rho, dividend_rho, theta, correlation, buckets",
        "sensitivities estimated on the same paths (pathwise or bump and revalue); a basket's per asset, "
-       "correlation per pair of assets"},
+       "correlation per pair of assets; with market curves rho and dividend_rho shift every zero rate and under a "
+       "volatility term structure vega every node; buckets: one per curve pillar (rho_<t>, dividend_rho_<t>), "
+       "volatility node (vega_<t>) and surface quote (vega_<expiry>_<strike>)"},
       {"model.greek_method", "one of", "path", "path, bump",
        "path: Greeks scored on each path (pathwise or likelihood ratio) where the path can, else bump and revalue; "
        "bump: bump and revalue on the same random numbers for all"},

@@ -12,6 +12,7 @@
 #include "models/option/basket_kernel.hpp"
 #include "models/option/hybrid.hpp"
 #include "models/option/lsm.hpp"
+#include "models/option/market_inputs.hpp"
 #include "models/option/spec_inputs.hpp"
 #include "reduce/moments.hpp"
 
@@ -33,10 +34,11 @@ JumpStep<Real> make_jump_step(const Jumps& j, double dt) {
           static_cast<Real>(j.mean), static_cast<Real>(j.vol), most};
 }
 
-template <class Real, int Copies, bool Control, bool Sobol = false, Dynamics D = Dynamics::Gbm, bool Greeks = false>
-StepPath<Real, Copies, Control, Sobol, D, Greeks> make_step_path(const OptionSpec& s, const KernelSetup& setup,
-                                                                 const StepTables& tables) {
-  StepPath<Real, Copies, Control, Sobol, D, Greeks> k{};
+template <class Real, int Copies, bool Control, bool Sobol = false, Dynamics D = Dynamics::Gbm, bool Greeks = false,
+          int Buckets = 0>
+StepPath<Real, Copies, Control, Sobol, D, Greeks, Buckets> make_step_path(const OptionSpec& s, const KernelSetup& setup,
+                                                                          const StepTables& tables) {
+  StepPath<Real, Copies, Control, Sobol, D, Greeks, Buckets> k{};
   const double mu = s.rate - s.dividend - 0.5 * s.volatility * s.volatility;
   k.payoff = s.instrument == Instrument::Lookback
                  ? (s.strike_type == StrikeType::Floating ? StepPayoff::LookbackFloating : StepPayoff::LookbackFixed)
@@ -61,6 +63,9 @@ StepPath<Real, Copies, Control, Sobol, D, Greeks> make_step_path(const OptionSpe
   k.vol_sqrt_dt = static_cast<Real>(s.volatility * std::sqrt(dt));
   k.step_data = tables.steps.view<Real>();
   k.local_vol = tables.local_vol.view<Real>();
+  k.bucket_data = tables.bucket_data.view<Real>();
+  for (std::size_t b = 0; b < tables.bucket_discount.size() && b < static_cast<std::size_t>(Buckets); ++b)
+    k.bucket_discount[b] = static_cast<Real>(tables.bucket_discount[b]);
   if (s.local_vol) {
     k.lv_nodes = s.local_vol->nodes;
     k.lv_inv_dk = static_cast<Real>(1 / s.local_vol->dk);
@@ -99,9 +104,11 @@ StepPath<Real, Copies, Control, Sobol, D, Greeks> make_step_path(const OptionSpe
 }
 
 // A stepped path's per-step data: GBM's drift and volatility per step where they
-// are not all equal (given fixing times, term structures); a local volatility's
-// carry, dt / 2, sqrt(dt) and grid origin per step, and Dupire's grid by cells.
-StepTables make_step_tables(const OptionSpec& s) {
+// are not all equal (given fixing times, term structures), with `greek_rows` also
+// the step's length and its volatility's tangent in a shift of every node
+// (StepPath::kGreekRows); a local volatility's carry, dt / 2, sqrt(dt) and grid
+// origin per step, and Dupire's grid by cells.
+StepTables make_step_tables(const OptionSpec& s, bool greek_rows) {
   StepTables out;
   if (s.hybrid()) {
     const auto times = hybrid_step_times(s);
@@ -138,9 +145,16 @@ StepTables make_step_tables(const OptionSpec& s) {
       v.insert(v.end(), {m.log_growth(t1) - m.log_growth(t0), 0.5 * step, std::sqrt(step), origin});
     } else if (!s.term_structure()) {
       v.insert(v.end(), {mu * step, s.volatility * std::sqrt(step)});
+      if (greek_rows) v.insert(v.end(), {step, std::sqrt(step)});
     } else {
       const double var = s.vol_term.variance(t0, t1);
       v.insert(v.end(), {m.log_growth(t1) - m.log_growth(t0) - 0.5 * var, std::sqrt(var)});
+      if (greek_rows) {  // d sqrt(var) / d shift: the nodes' weights in var over 2 sqrt(var)
+        const auto w1 = s.vol_term.node_weights(t1), w0 = s.vol_term.node_weights(t0);
+        double dvar = 0;
+        for (std::size_t n = 0; n < w1.size(); ++n) dvar += w1[n] - w0[n];
+        v.insert(v.end(), {step, dvar / (2 * std::sqrt(var))});
+      }
     }
   }
   out.steps = TableData(v);
@@ -195,7 +209,23 @@ AmericanPath<Real, Greeks> make_american_path(const OptionSpec& s, std::uint64_t
 
 }  // namespace
 
-OptionModel::OptionModel(OptionSpec spec) : spec_(std::move(spec)), tables_(make_step_tables(spec_)) {}
+OptionModel::OptionModel(OptionSpec spec) : spec_(std::move(spec)) {
+  PathBuckets buckets;
+  if (path_buckets(spec_, &buckets)) {  // first: path_greeks() asks whether there are any
+    tables_.bucket_data = TableData(buckets.table);
+    tables_.bucket_discount = buckets.discount;
+    for (const MarketInput& in : buckets.inputs) tables_.bucket_greeks.push_back(in.greek);
+  }
+  // A GBM path that scores its Greeks reads its steps' lengths from the table.
+  const bool greek_rows = spec_.gbm() && spec_.stepped() && !spec_.sobol && !spec_.control_variate &&
+                          !spec_.market.has_cash() && !spec_.multi_asset() && !spec_.early_exercise() &&
+                          !path_greeks().empty();
+  StepTables t = make_step_tables(spec_, greek_rows);
+  t.bucket_data = std::move(tables_.bucket_data);
+  t.bucket_discount = std::move(tables_.bucket_discount);
+  t.bucket_greeks = std::move(tables_.bucket_greeks);
+  tables_ = std::move(t);
+}
 
 
 // The Greeks a path scores itself, in the pass that prices it: a European's or
@@ -216,7 +246,7 @@ std::vector<std::string> OptionModel::path_greeks() const {
   if (s.basket_steps()) {  // vegas bump: the variance's law moves with v0 (basket_exercise_path.hpp)
     if (s.bump_greeks || !exercise_greeks_on_path(s)) return out;
     for (const auto& g : s.greeks)
-      if (g != "theta" && g != "vega") out.push_back(g);
+      if (g != "theta" && g != "vega" && g != "buckets") out.push_back(g);
     return out;
   }
   if (s.hybrid()) {  // delta and gamma by the first step's likelihood ratio (hybrid_path.hpp)
@@ -237,34 +267,49 @@ std::vector<std::string> OptionModel::path_greeks() const {
     return out;
   }
   if (s.bump_greeks || !(s.gbm() || heston) || s.sobol || s.market.has_cash()) return out;
+  MarketInput parallel;
   if (s.early_exercise() || s.multi_asset()) {
     if (s.multi_asset() && !basket_greeks_on_path(s)) return out;
-    for (const auto& g : s.greeks)
-      if (g != "theta") out.push_back(g);
+    for (const auto& g : s.greeks)  // flat inputs' Greeks: a curve's or term structure's bump
+      if (g != "theta" && g != "buckets" && !parallel_input(s, g, &parallel)) out.push_back(g);
     return out;
   }
   const bool knocked = s.knock != KnockKind::None;
-  if (s.stepped() ? s.control_variate || (s.instrument == Instrument::Digital && knocked && s.continuous)
-                  : s.term_structure())
-    return out;
+  if (s.stepped() && (s.control_variate || (s.instrument == Instrument::Digital && knocked && s.continuous))) return out;
+  // A European or digital on term structures scores its flat equivalents' Greeks, from
+  // which each input's follows (summarise); a stepped path's buckets bump.
   const bool no_gamma = s.stepped() && (s.instrument == Instrument::Lookback || (knocked && s.continuous));
-  // A volatility term structure leaves the kernel without the flat volatility that
-  // gives its steps' lengths (inv_vol 0): the rates' tangents bump there.
-  const bool no_rates = !s.vol_term.is_flat();
+  // Under a volatility term structure a stepped path's pathwise scores take each step's
+  // length and volatility tangent from its table (StepPath::kGreekRows); the likelihood
+  // ratio (digitals, discrete barriers) and the Brownian bridge (continuous monitoring)
+  // take the one flat sigma, so there vega and the rates' Greeks bump.
+  const bool no_vol = s.stepped() && !s.vol_term.is_flat() &&
+                      (s.instrument == Instrument::Digital || knocked || s.continuous);
   // Heston's likelihood ratio (digitals, discrete barriers) weighs the spot only.
   const bool spot_only = heston && (s.instrument == Instrument::Digital || knocked);
   for (const auto& g : s.greeks)
     if (g != "theta" && !(heston && g == "vega") && !(no_gamma && g == "gamma") &&
-        !(spot_only && g != "delta" && g != "gamma") && !(no_rates && (g == "rho" || g == "dividend_rho")))
+        !(spot_only && g != "delta" && g != "gamma") && !(no_vol && (g == "rho" || g == "dividend_rho" || g == "vega")) &&
+        !(s.stepped() && g == "buckets" && tables_.bucket_greeks.empty()))
       out.push_back(g);
   return out;
+}
+
+bool OptionModel::flat_path() const {
+  const OptionSpec& s = spec_;
+  return s.term_structure() && !s.stepped() && !s.hybrid() && !s.early_exercise() && !s.multi_asset();
 }
 
 // What a Greek-scoring path tallies after the price, in its order: a basket's per
 // asset (delta_<asset>, ...) and per pair of assets (correlation_<a>_<b>).
 std::vector<std::string> OptionModel::path_greek_outputs() const {
   if (spec_.hybrid()) return {"delta", "gamma"};
-  if (!spec_.multi_asset()) return {"delta", "gamma", "vega", "rho", "dividend_rho"};
+  if (!spec_.multi_asset()) {
+    std::vector<std::string> out{"delta", "gamma", "vega", "rho", "dividend_rho"};
+    if (!tables_.bucket_greeks.empty())  // StepPath's market-input slots, by number
+      for (int b = 0; b < kPathBuckets; ++b) out.push_back("bucket_" + std::to_string(b));
+    return out;
+  }
   const auto& assets = spec_.assets;
   std::vector<std::string> out;
   for (const char* g : {"delta", "gamma", "vega"})
@@ -346,8 +391,34 @@ Summary OptionModel::summarise(const std::vector<double>& total) const {
       return name == g || (spec_.multi_asset() && name.rfind(g + "_", 0) == 0);
     });
   };
+  // A European on term structures scores its flat equivalents' Greeks: a parallel
+  // shift's, or a bucket's, is the flat Greek times d(flat input) / d(input).
+  const auto as_input = [&](reduce::Estimate e, const MarketInput& in) {
+    const double f = flat_factor(spec_, in);
+    e.name = in.greek;
+    e.value *= f, e.std_error *= std::fabs(f), e.ci_low *= f, e.ci_high *= f;
+    if (f < 0) std::swap(e.ci_low, e.ci_high);
+    return e;
+  };
+  MarketInput in;
   for (const auto& e : all)
-    if (asked(e.name)) out.estimates.push_back(e);
+    if (asked(e.name)) out.estimates.push_back(flat_path() && parallel_input(spec_, e.name, &in) ? as_input(e, in) : e);
+  if (std::find(wanted.begin(), wanted.end(), "buckets") != wanted.end())
+    for (const MarketInput& b : bucket_inputs(spec_)) {
+      if (flat_path()) {
+        for (const auto& e : all)
+          if (e.name == flat_greek(b)) out.estimates.push_back(as_input(e, b));
+        continue;
+      }
+      // A stepped average's slot; an input that moves none of its steps moves nothing.
+      const auto& slots = tables_.bucket_greeks;
+      const auto slot = std::find(slots.begin(), slots.end(), b.greek);
+      reduce::Estimate e = reduce::normal_estimate(b.greek, 0.0, 0.0, all[0].samples);
+      const std::string output = slot == slots.end() ? "" : "bucket_" + std::to_string(slot - slots.begin());
+      for (const auto& x : all)
+        if (x.name == output) e = x, e.name = b.greek;
+      out.estimates.push_back(e);
+    }
   if (spec_.antithetic)
     out.diagnostics.emplace_back("antithetic_variance_reduction_factor",
                                  reduce::antithetic_variance_reduction(total, 0, static_cast<int>(names.size()) - 1));
@@ -372,7 +443,7 @@ std::pair<const OptionSpec*, const StepTables*> OptionModel::held_grid(const Ker
   if (!held_->tables) {
     held_->spec = spec_;
     held_->spec->local_vol = base->spec_.local_vol;
-    held_->tables = make_step_tables(*held_->spec);
+    held_->tables = make_step_tables(*held_->spec, false);
   }
   return {&*held_->spec, &*held_->tables};
 }
@@ -391,6 +462,13 @@ std::vector<GreekBump> OptionModel::greek_bumps() const {
   }
   for (const auto& g : p.greeks) {
     if (std::find(in_path.begin(), in_path.end(), g) != in_path.end()) continue;
+    MarketInput parallel;
+    if (g == "buckets")
+      for (const MarketInput& b : bucket_inputs(p)) out.push_back(input_bump(p, b));
+    if (parallel_input(p, g, &parallel)) {  // a curve's or term structure's every node
+      out.push_back(input_bump(p, parallel));
+      continue;
+    }
     // Steps small against the curvature, large against float rounding.
     for (const auto& [at, asset] : assets) {
       const std::string name = asset ? g + "_" + asset->name : g;
@@ -500,6 +578,13 @@ PathKernel OptionModel::kernel(const KernelSetup& setup) const {
     if (c) {
       if (a) return f ? PathKernel(make_step_path<float, 2, true>(s, setup, t)) : PathKernel(make_step_path<double, 2, true>(s, setup, t));
       return f ? PathKernel(make_step_path<float, 1, true>(s, setup, t)) : PathKernel(make_step_path<double, 1, true>(s, setup, t));
+    }
+    if (!tables_.bucket_greeks.empty()) {  // and the market inputs' Greeks
+      constexpr int B = kPathBuckets;
+      if (a) return f ? PathKernel(make_step_path<float, 2, false, false, Dynamics::Gbm, true, B>(s, setup, t))
+                      : PathKernel(make_step_path<double, 2, false, false, Dynamics::Gbm, true, B>(s, setup, t));
+      return f ? PathKernel(make_step_path<float, 1, false, false, Dynamics::Gbm, true, B>(s, setup, t))
+               : PathKernel(make_step_path<double, 1, false, false, Dynamics::Gbm, true, B>(s, setup, t));
     }
     if (!path_greeks().empty()) {
       if (a) return f ? PathKernel(make_step_path<float, 2, false, false, Dynamics::Gbm, true>(s, setup, t))

@@ -146,6 +146,11 @@ struct StepTables {
   // The steps a path walks where they are not its fixings: a hybrid's grid, or the
   // fixings with the cash dividends' ex-dates among them (0: the fixings).
   std::uint64_t path_steps = 0;
+  // Market inputs a stepped average scores on its path (market_inputs.hpp's
+  // PathBuckets): StepPath::bucket_data, bucket_discount, and each slot's Greek.
+  TableData bucket_data;
+  std::vector<double> bucket_discount;
+  std::vector<std::string> bucket_greeks;
 };
 
 class OptionModel : public Model {
@@ -173,6 +178,8 @@ class OptionModel : public Model {
 
  private:
   std::vector<std::string> path_greeks() const;
+  // A European or digital on term structures: the kernel of its flat equivalents.
+  bool flat_path() const;
   std::vector<std::string> path_greek_outputs() const;
   std::vector<std::string> path_outputs() const;
   std::pair<const OptionSpec*, const StepTables*> held_grid(const KernelSetup& setup) const;

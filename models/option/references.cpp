@@ -7,6 +7,7 @@
 #include "models/option/analytic.hpp"
 #include "models/option/basket_kernel.hpp"
 #include "models/option/hybrid.hpp"
+#include "models/option/market_inputs.hpp"
 #include "models/option/option_model.hpp"
 #include "models/option/spec_inputs.hpp"
 
@@ -237,10 +238,18 @@ std::vector<Reference> price_references(const OptionSpec& s) {
 std::vector<Reference> difference_greeks(const OptionSpec& s, const std::vector<Reference>& have) {
   std::vector<Reference> out;
   const bool heston = s.heston() && !s.jumping, hybrid = s.hybrid(), local = s.local() && !s.jumping;
-  if (!(s.gbm() || heston || local) || s.multi_asset() || (s.term_structure() && !hybrid) || s.market.has_cash()) return out;
+  if (!(s.gbm() || heston || local) || s.multi_asset() || (s.term_structure() && hybrid) || s.market.has_cash()) return out;
   const auto base = price_references(s);
   if (base.empty() || base[0].tolerance != 0) return out;
   const double mid = base[0].value;
+  // A market input's Greek: the closed form on the market moved (its flat equivalents
+  // recomputed). A surface quote moved leaves a flat surface, whose closed form it has no more.
+  const auto input_greek = [&](const MarketInput& in) {
+    if (in.kind == MarketInput::Kind::SurfaceQuote) return;
+    const auto at = [&](double d) { return price_references(moved(s, in, d))[0].value; };
+    const bool rate = in.kind != MarketInput::Kind::VolNode;
+    out.push_back(difference(in.greek, at, mid, rate ? 0.001 : 0.01, false));
+  };
   // A spot step that stays clear of a barrier.
   const double spot_step = std::min(0.01 * s.spot, s.knock == KnockKind::None ? INFINITY : 0.25 * std::fabs(s.spot - s.barrier));
   for (const auto& g : s.greeks) {
@@ -248,6 +257,13 @@ std::vector<Reference> difference_greeks(const OptionSpec& s, const std::vector<
     if (g == "theta" || (heston && g == "vega") || (hybrid && g != "delta" && g != "gamma" && g != "vega") ||
         std::any_of(have.begin(), have.end(), given))
       continue;
+    MarketInput in;
+    if (g == "buckets")
+      for (const MarketInput& b : bucket_inputs(s)) input_greek(b);
+    if (g == "buckets" || parallel_input(s, g, &in)) {
+      if (g != "buckets") input_greek(in);
+      continue;
+    }
     double OptionSpec::*field = g == "vega" ? &OptionSpec::volatility
                                 : g == "rho" ? &OptionSpec::rate
                                 : g == "dividend_rho" ? &OptionSpec::dividend

@@ -48,6 +48,9 @@ enum class Knock : int { None, DownOut, UpOut, DownIn, UpIn };
 
 enum class ControlKind : int { GeometricAsian, European };
 
+// The market inputs a stepped average's kernel with their Greeks has room for.
+constexpr int kPathBuckets = 12;
+
 // How the log spot moves from one step to the next: Merton is GBM with jumps,
 // Bates Heston with jumps; CashGbm is GBM whose spot drops by a cash amount at the
 // end of some steps, and whose steps need not all be fixings.
@@ -61,8 +64,10 @@ enum class Dynamics : int { Gbm, Heston, LocalVol, Cev, Merton, Bates, CashGbm }
 // steps the log spot with stochastic variance (HestonStep), a local volatility
 // with the volatility at the path's spot; both are watched at the steps only: the
 // Brownian bridge between steps needs GBM's volatility, known in advance.
+// Buckets > 0 (GBM with Greeks): also the Greeks in up to Buckets market inputs
+// (curve pillars, volatility nodes) of an average, pathwise in the same pass.
 template <class Real, int Copies, bool WithControl = false, bool Sobol = false, Dynamics D = Dynamics::Gbm,
-          bool Greeks = false>
+          bool Greeks = false, int Buckets = 0>
 struct StepPath {
   static constexpr bool Heston = D == Dynamics::Heston || D == Dynamics::Bates;
   static constexpr bool Jumping = D == Dynamics::Merton || D == Dynamics::Bates;
@@ -76,7 +81,9 @@ struct StepPath {
                 "path Greeks are GBM's, Heston's and a local volatility's, without a control or Sobol points");
   using real_type = Real;
   // Scored per path with Greeks, after the price (OptionModel::path_greeks names them).
-  static constexpr int kGreeks = Greeks ? 5 : 0;  // delta, gamma, vega, rho, dividend rho
+  static_assert(Buckets == 0 || (Greeks && D == Dynamics::Gbm), "market inputs' Greeks are GBM paths'");
+  // delta, gamma, vega, rho, dividend rho, then one per market input
+  static constexpr int kGreeks = Greeks ? 5 + Buckets : 0;
   // price [, control, price x control] [, Greeks] [, the first path of each antithetic pair alone]
   static constexpr int kOutputs = (WithControl ? 3 : 1) + kGreeks + (Copies == 2 ? 1 : 0);
   static constexpr int kGroup = rng::NormalBlock<Real>::size;
@@ -97,13 +104,20 @@ struct StepPath {
   // volatility: per step the carry log(F(t_s) / F(t_{s-1})), dt / 2, sqrt(dt) and
   // the grid's origin in cells, (log F(t_{s-1}) + its first log-moneyness) / dk + 1/2.
   // Cash dividends: per step its drift, volatility, the cash paid at its end and
-  // 1 if its end is a fixing, else 0.
+  // 1 if its end is a fixing, else 0. GBM with Greeks: after the drift and volatility,
+  // the step's length and its volatility's tangent in a shift of every volatility node.
   KernelTable<Real> step_data;
-  static constexpr int kStepFields = Local || Cash ? 4 : 2;
+  static constexpr bool kGreekRows = D == Dynamics::Gbm && Greeks;
+  static constexpr int kStepFields = Local || Cash || kGreekRows ? 4 : 2;
   KernelTable<Real> local_vol;  // Dupire: steps x lv_nodes cells (market::cell_rows)
   int lv_nodes;
   Real lv_inv_dk, lv_last;  // 1 / the node spacing; the last node less a half
   Real lv_curve0;           // Greeks: sigma'' in x at the spot on the first step
+  // Market inputs: per step s, its entries run from bucket_data[s] to bucket_data[s + 1]
+  // (steps + 1 offsets first), each (input, a, c) after the offsets: the step moves the
+  // log spot's tangent in that input by a + c z. bucket_discount: d(-log D(T)) / d input.
+  KernelTable<Real> bucket_data;
+  Real bucket_discount[Buckets > 0 ? Buckets : 1];
   Real cev_sigma, cev_power;  // CEV: sigma(S) = cev_sigma exp(cev_power log S), cev_power = beta - 1
   Knock knock;
   bool continuous;  // barrier and extremes monitored between fixings too
@@ -113,7 +127,7 @@ struct StepPath {
   Real local_floor, local_cap, global_floor, global_cap;  // cliquet (+-huge for none)
   ControlKind control;
   // Greeks: 1 / S_0, the flat volatility's inverse (0 under a term structure, whose
-  // vega and rho the path does not score) and the maturity the discount is for.
+  // steps carry their length and volatility tangent instead) and the maturity the discount is for.
   Real inv_spot, inv_vol, maturity;
   struct Unused {};
   std::conditional_t<Sobol, BridgePlan<Real>, Unused> plan;
@@ -135,6 +149,7 @@ struct StepPath {
   void for_each_table(F&& f) {
     f(step_data);
     f(local_vol);
+    f(bucket_data);
   }
 
   MCSIM_HD Real heston_v0() const {
@@ -313,6 +328,15 @@ struct StepPath {
     };
     zero(first_z), zero(wv), zero(pv), zero(pt), zero(lu), zero(lv), zero(lt), zero(sv), zero(st), zero(first_sd);
     zero(sr), zero(pu), zero(gamma_weight);
+    // Market inputs, per input b and path: X_b, the log spot's tangent in b, and Y_b, the
+    // sum over steps of the step's tangent times the fixings' levels before it (their
+    // count, for a geometric average). An arithmetic average's tangent is then
+    // (sum X_b - Y_b) / n: a step's tangent reaches every fixing from its own on.
+    constexpr bool kBuckets =
+        Buckets > 0 && kPW && M == Monitor::None && (P == StepPayoff::ArithmeticAverage || P == StepPayoff::GeometricAverage);
+    constexpr int NB = kBuckets ? Buckets : 1, NX = kBuckets ? N : 1;
+    Real bx[NB][NX][W], by[NB][NX][W];
+    for (int b = 0; b < NB; ++b) zero(bx[b]), zero(by[b]);
     for (auto& row : su)
       for (auto& e : row) e = Real(1);
     if constexpr (kLookback)  // the extreme starts at the spot
@@ -332,12 +356,20 @@ struct StepPath {
       const bool fixing = !Cash || step_data[at + 3] != Real(0);
       (void)half_dt, (void)origin, (void)lv_row, (void)paid;
       // Greeks: the step's length, and the tangents in the flat volatility of vol
-      // (sigma sqrt(dt), so vol / sigma) and of the drift (-sigma dt).
-      Real step_time = vol * vol * inv_vol * inv_vol;
+      // (sigma sqrt(dt), so vol / sigma) and of the drift (-vol times that); a table's
+      // steps carry the first two (a term structure has no one sigma).
+      Real step_time = vol * vol * inv_vol * inv_vol, vega_b = vol * inv_vol;
       if constexpr (Heston) step_time = heston.dt;
       if constexpr (Local) step_time = Real(2) * half_dt;
+      if constexpr (kGreekRows)
+        if (!equal_steps) step_time = step_data[at + 2], vega_b = step_data[at + 3];
       const Real clock_before = clock;
-      const Real vega_b = vol * inv_vol, vega_a = -vol * vega_b;
+      const Real vega_a = -vol * vega_b;
+      int entry = 0, entry_end = 0;  // this step's market-input entries
+      if constexpr (kBuckets)
+        entry = static_cast<int>(bucket_data[static_cast<std::uint64_t>(step)]),
+        entry_end = static_cast<int>(bucket_data[static_cast<std::uint64_t>(step) + 1]);
+      (void)entry, (void)entry_end;
       (void)step_time, (void)clock_before, (void)vega_a;
       if constexpr (Greeks) {
         clock += step_time;
@@ -402,6 +434,16 @@ struct StepPath {
                 const Real zz = c ? -z[lane][j] : z[lane][j];
                 if (step == 0) first_z[i][j] = zz;
                 if constexpr (kPW) w_before = wv[i][j], wv[i][j] += vega_a + vega_b * zz;
+                if constexpr (kBuckets) {
+                  const Real levels_before = P == StepPayoff::ArithmeticAverage ? sum[i][j] : static_cast<Real>(step);
+                  const std::uint64_t entries = static_cast<std::uint64_t>(steps) + 1;
+                  for (int e = entry; e < entry_end; ++e) {
+                    const std::uint64_t at_e = entries + 3 * static_cast<std::uint64_t>(e);
+                    const int b = static_cast<int>(bucket_data[at_e]);
+                    const Real t = bucket_data[at_e + 1] + bucket_data[at_e + 2] * zz;
+                    bx[b][i][j] += t, by[b][i][j] += t * levels_before;
+                  }
+                }
                 if constexpr (kLR) sv[i][j] += zz * zz - Real(1) - zz * vol, st[i][j] += zz * vol;
               }
             }
@@ -590,6 +632,18 @@ struct StepPath {
               if constexpr (kPathGamma && Local) greek[1] += delta * gamma_weight[i][j] * inv_spot;
               if constexpr (kPathGamma && !Local) greek[1] += delta * (zn - Real(1)) * inv_spot;
               greek[2] += dv, greek[3] += dt - maturity * value, greek[4] -= dt;
+              if constexpr (kBuckets) {  // the average's tangent in each input, and the discount's
+                Real k = Real(0), total = n;
+                if constexpr (P == StepPayoff::ArithmeticAverage) {
+                  total = sum[i][j];
+                  k = vanilla_slope(total / n, strike, sign, discount);
+                } else {
+                  const Real level = fast_exp(sum[i][j] / n);
+                  k = vanilla_slope(level, strike, sign, discount) * level;
+                }
+                for (int b = 0; b < Buckets; ++b)
+                  greek[5 + b] += k * (total * bx[b][i][j] - by[b][i][j]) / n - bucket_discount[b] * value;
+              }
             } else if constexpr (kLR) {
               const Real rate_score = st[i][j] * inv_vol * inv_vol;
               greek[0] += value * zn * inv_spot;

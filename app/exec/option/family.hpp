@@ -44,6 +44,7 @@ float cuda_run_family(const PathKernel& kernel, const ChunkRun& run, DeviceBuffe
 MCSIM_FAMILY(European);
 MCSIM_FAMILY(GbmSteps);
 MCSIM_FAMILY(GreekSteps);
+MCSIM_FAMILY(BucketSteps);
 MCSIM_FAMILY(ControlSteps);
 MCSIM_FAMILY(SobolSteps);
 MCSIM_FAMILY(HestonSteps);
