@@ -260,7 +260,7 @@ TEST_CASE("positions from a CSV file value as the same positions in the config",
   const auto a = run_cpu(with_vols(historical_job(history, "", listed)));
   const auto b = run_cpu(with_vols(historical_job(history, "", "  portfolio: { file: " + book + ", groups: [desk] }\n")));
   const auto ea = by_name(a), eb = by_name(b);
-  REQUIRE(ea.size() == eb.size());
+  REQUIRE(eb.size() == ea.size() + 2 * 4 * 3);  // and the desks' shares: VaR and ES at 4 levels, 3 desks
   for (const auto& [name, e] : ea) {
     INFO(name);
     CHECK(std::memcmp(&e.value, &eb.at(name).value, sizeof(double)) == 0);
@@ -281,6 +281,39 @@ TEST_CASE("positions from a CSV file value as the same positions in the config",
   for (const auto& line : afresh) said += line + "\n";
   INFO(said);
   CHECK(afresh.empty());
+}
+
+TEST_CASE("a grouping column's shares are its positions' losses summed per scenario, and add up", "[var][historical]") {
+  const std::string history = write("history.csv", history_csv());
+  // Desk eq holds a stock and its exact hedge: its loss is 0 in every scenario, while
+  // each of the two has a share with an error of its own.
+  const std::string book = write("grouped.csv",
+                                 "id,type,underlying,quantity,strike,maturity,desk,book\n"
+                                 "a,stock,A,1000,,,eq,x\n"
+                                 "hedge,stock,A,-1000,,,eq,y\n"
+                                 "b,stock,B,-500,,,rates,x\n"
+                                 "fwd,forward,B,300,41,1,rates,y\n");
+  const auto r = run_cpu(historical_job(history, "", "  portfolio: { file: " + book + ", groups: [desk, book] }\n"));
+  const auto est = by_name(r);
+  for (const char* level : {"0.8", "0.9", "0.95", "0.975"})
+    for (const char* figure : {"var_", "es_"}) {
+      const std::string total = figure + std::string(level), at = total + ".";
+      INFO(total);
+      CHECK(est.at(at + "desk=eq").value == 0);
+      CHECK(est.at(at + "desk=eq").std_error == 0);
+      CHECK(est.at(at + "a").std_error > 0);
+      CHECK(est.at(at + "desk=rates").value == Approx(est.at(at + "b").value + est.at(at + "fwd").value).epsilon(1e-9));
+      CHECK(est.at(at + "desk=rates").value == Approx(est.at(total).value).epsilon(1e-9));
+      CHECK(est.at(at + "book=x").value + est.at(at + "book=y").value == Approx(est.at(total).value).epsilon(1e-9));
+      CHECK(est.at(at + "book=x").value == Approx(est.at(at + "a").value + est.at(at + "b").value).epsilon(1e-9));
+    }
+  // The desk x level table: one row per level and group, named by its group.
+  const auto& tables = r.scenarios.front().tables;
+  const auto t = std::find_if(tables.begin(), tables.end(), [](const io::Table& x) { return x.name == "group_contributions"; });
+  REQUIRE(t != tables.end());
+  CHECK(t->row_names.size() == 4 * 4);
+  CHECK(t->row_names[1] == "desk=rates");
+  CHECK(t->data[1 * 6 + 2] == est.at("var_0.8.desk=rates").value);
 }
 
 TEST_CASE("mistakes in a positions file name its line and column", "[var][historical][config]") {

@@ -17,6 +17,7 @@ struct RiskKernel {
   PortfolioArrays<double> in_double;
   reduce::FixedUnit unit, square_unit;  // of losses, and of their squares
   int positions() const { return in_double.positions; }
+  int units() const { return in_double.units; }  // positions, then groups
   int assets() const { return in_double.assets; }
 };
 

@@ -15,6 +15,21 @@ std::vector<int> revaluation_order(const VarSpec& s) {
   return order;
 }
 
+std::vector<ShareGroup> share_groups(const VarSpec& s) {
+  std::vector<ShareGroup> out;
+  for (std::size_t c = 0; c < s.group_columns.size(); ++c) {
+    const std::size_t first = out.size();
+    for (std::size_t i = 0; i < s.portfolio.size(); ++i) {
+      const std::string name = s.group_columns[c] + "=" + s.portfolio[i].groups.at(c);
+      auto at = std::find_if(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+                             [&](const ShareGroup& g) { return g.name == name; });
+      if (at == out.end()) at = out.insert(out.end(), {name, {}});
+      at->positions.push_back(static_cast<int>(i));
+    }
+  }
+  return out;
+}
+
 template <class Real>
 PortfolioArrays<Real> portfolio_arrays(const VarSpec& s) {
   PortfolioArrays<Real> a;
@@ -47,6 +62,22 @@ PortfolioArrays<Real> portfolio_arrays(const VarSpec& s) {
   std::partial_sum(end.begin(), end.end(), end.begin());
   a.ints = end;
   a.ints.insert(a.ints.end(), kind.begin(), kind.end());
+  for (int k : order) a.ints.push_back(s.portfolio[static_cast<std::size_t>(k)].asset);  // asset_of
+  // Units: each position (revaluation order), then each group, its members in
+  // revaluation order.
+  std::vector<int> at(order.size()), begin{0}, members;
+  for (std::size_t k = 0; k < order.size(); ++k) at[static_cast<std::size_t>(order[k])] = static_cast<int>(k);
+  for (std::size_t k = 0; k < order.size(); ++k) members.push_back(static_cast<int>(k)), begin.push_back(static_cast<int>(k + 1));
+  for (const ShareGroup& g : share_groups(s)) {
+    std::vector<int> m;
+    for (int i : g.positions) m.push_back(at[static_cast<std::size_t>(i)]);
+    std::sort(m.begin(), m.end());
+    members.insert(members.end(), m.begin(), m.end());
+    begin.push_back(static_cast<int>(members.size()));
+  }
+  a.units = static_cast<int>(begin.size()) - 1;
+  a.ints.insert(a.ints.end(), begin.begin(), begin.end());
+  a.ints.insert(a.ints.end(), members.begin(), members.end());
   return a;
 }
 

@@ -4,6 +4,7 @@
 // bit for bit.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "models/option/bsm.hpp"
@@ -18,16 +19,22 @@ namespace mcsim::var {
 constexpr int kTerms = 5;
 
 // The portfolio as a scenario kernel reads it, through pointers to host or device
-// copies of PortfolioArrays. Positions are in asset order.
+// copies of PortfolioArrays. Positions are in asset order. Units are what the
+// contributions sum losses of: each position alone, then each group of the book's
+// grouping columns (share_groups), a unit's members listed from unit_begin[u] to
+// unit_begin[u + 1] in `members`.
 template <class Real>
 struct PortfolioView {
-  int assets, positions;
+  int assets, positions, units;
   const Real* cholesky;   // packed lower triangle: row i starts at i (i + 1) / 2
   const Real* mean_log;   // per asset: ln S0 + (drift - vol^2 / 2) h
   const Real* vol_h;      // per asset: vol sqrt(h)
   const Real* terms;      // kTerms per position
   const int* asset_end;   // asset i's positions end here
   const int* kind;        // per position: an Instrument
+  const int* asset_of;    // per position: its asset
+  const int* unit_begin;  // units + 1 offsets into members
+  const int* members;     // positions, by unit
   Real dof;               // Student-t degrees of freedom; 0: normal shocks
   // Historical simulation (nullptr for Monte Carlo): scenario s's log spots at the
   // horizon, assets of them from history + s * assets.
@@ -38,7 +45,7 @@ struct PortfolioView {
 // copy is two transfers.
 template <class Real>
 struct PortfolioArrays {
-  int assets = 0, positions = 0;
+  int assets = 0, positions = 0, units = 0;
   Real dof = 0;
   bool historical = false;  // the reals end with the history's log spots
   std::vector<Real> reals;
@@ -47,13 +54,23 @@ struct PortfolioArrays {
     const std::size_t tri = static_cast<std::size_t>(assets) * (assets + 1) / 2;
     const Real* terms = r + tri + 2 * assets;
     const Real* history = historical ? terms + static_cast<std::size_t>(kTerms) * positions : nullptr;
-    return {assets, positions, r, r + tri, r + tri + assets, terms, i, i + assets, dof, history};
+    const int* kind = i + assets;
+    const int* unit_begin = kind + 2 * positions;
+    return {assets, positions, units, r, r + tri, r + tri + assets, terms, i, kind, kind + positions, unit_begin,
+            unit_begin + units + 1, dof, history};
   }
   PortfolioView<Real> host_view() const { return view(reals.data(), ints.data()); }
 };
 
 // Positions in revaluation (asset) order: order[k] is the config index of the k-th.
 std::vector<int> revaluation_order(const VarSpec& s);
+// The positions of each value of each grouping column (config indices), named
+// COLUMN=VALUE, columns in order and values in the order the book first names them.
+struct ShareGroup {
+  std::string name;
+  std::vector<int> positions;
+};
+std::vector<ShareGroup> share_groups(const VarSpec& s);
 template <class Real>
 PortfolioArrays<Real> portfolio_arrays(const VarSpec& s);
 
@@ -130,6 +147,19 @@ MCSIM_HD Real scenario_loss(const PortfolioView<Real>& pf, rng::Stream& stream, 
       visit(p, l);
       loss += l;
     }
+  }
+  return loss;
+}
+
+// Unit u's loss: its members' losses added in double, each at its asset's log spot
+// log_spot(asset). A position alone is its own loss.
+template <class Real, class LogSpot>
+MCSIM_HD double unit_loss(const PortfolioView<Real>& pf, int u, LogSpot&& log_spot) {
+  double loss = 0;
+  for (int m = pf.unit_begin[u]; m < pf.unit_begin[u + 1]; ++m) {
+    const int p = pf.members[m];
+    const Real x = log_spot(pf.asset_of[p]), spot = exp(x);
+    loss += static_cast<double>(position_loss(pf, p, spot, x));
   }
   return loss;
 }

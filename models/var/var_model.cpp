@@ -26,9 +26,12 @@ std::vector<std::string> VarModel::outputs() const {
   }
   out.push_back("pnl_mean");
   out.push_back("pnl_sd");
+  const std::vector<ShareGroup> groups = share_groups(spec_);
   for (double a : spec_.confidence)
-    for (const char* figure : {"var_", "es_"})
+    for (const char* figure : {"var_", "es_"}) {
       for (const Position& p : spec_.portfolio) out.push_back(figure + level_name(a) + "." + p.name);
+      for (const ShareGroup& g : groups) out.push_back(figure + level_name(a) + "." + g.name);
+    }
   return out;
 }
 

@@ -32,25 +32,32 @@ void sums_on(const var::PortfolioArrays<Real>& a, std::uint64_t seed, const redu
                       const std::vector<std::uint64_t>& scenarios, const std::vector<std::uint32_t>& masks,
                       int bands, reduce::Fixed* sums) {
   const var::PortfolioView<Real> pf = a.host_view();
-  const std::size_t width = 2 * static_cast<std::size_t>(bands) * static_cast<std::size_t>(a.positions);
+  const std::size_t units = static_cast<std::size_t>(a.units);
+  const std::size_t width = 2 * static_cast<std::size_t>(bands) * units;
 #pragma omp parallel
   {
-    std::vector<Real> eps(static_cast<std::size_t>(a.assets));
+    std::vector<Real> eps(static_cast<std::size_t>(a.assets)), log_spots(static_cast<std::size_t>(a.assets));
     std::vector<reduce::Fixed> mine(width, 0);
 #pragma omp for schedule(dynamic, 16)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(scenarios.size()); ++i) {
       rng::Stream stream(seed, scenarios[static_cast<std::size_t>(i)]);
       const std::uint32_t mask = masks[static_cast<std::size_t>(i)];
-      var::scenario_loss(pf, stream, eps.data(), 1, [&](int p, Real loss) {
-        const double l = static_cast<double>(loss);
+      const Real scale = var::draw_shocks(pf, stream, eps.data(), 1);
+      const Real* row = pf.cholesky;
+      for (int j = 0; j < a.assets; ++j) {
+        log_spots[static_cast<std::size_t>(j)] = var::log_spot_at(pf, j, row, eps.data(), 1, scale);
+        row += j + 1;
+      }
+      for (std::size_t u = 0; u < units; ++u) {
+        const double l = var::unit_loss(pf, static_cast<int>(u), [&](int asset) { return log_spots[static_cast<std::size_t>(asset)]; });
         const reduce::Fixed f = unit.to_fixed(l), f2 = square_unit.to_fixed(l * l);
         for (int b = 0; b < bands; ++b)
           if (mask >> b & 1u) {
-            reduce::Fixed* at = &mine[2 * static_cast<std::size_t>(b) * a.positions + p];
+            reduce::Fixed* at = &mine[2 * static_cast<std::size_t>(b) * units + u];
             at[0] += f;
-            at[a.positions] += f2;
+            at[units] += f2;
           }
-      });
+      }
     }
 #pragma omp critical
     for (std::size_t j = 0; j < width; ++j) sums[j] += mine[j];

@@ -94,32 +94,30 @@ __global__ void log_spots_kernel(const var::PortfolioView<Real> pf, std::uint64_
   }
 }
 
-// partial[(segment * 2 bands + 2 b + w) * P + p]: position p's losses (w = 0) or
-// their squares (w = 1) over the segment's scenarios in band b. Each scenario's
-// loss is computed once and added to every band of its mask.
+// partial[(segment * 2 bands + 2 b + w) * U + u]: unit u's losses (w = 0) or
+// their squares (w = 1) over the segment's scenarios in band b (U units: each
+// position, then each group). Each scenario's loss is computed once and added to
+// every band of its mask.
 template <class Real>
-__global__ void position_partials_kernel(const var::PortfolioView<Real> pf, const Real* log_spots,
-                                         const std::uint32_t* masks, int m, int bands, reduce::FixedUnit unit,
-                                         reduce::FixedUnit square_unit, Fixed* partial) {
-  const int p = blockIdx.x * blockDim.x + threadIdx.x;
-  if (p >= pf.positions) return;
-  int asset = 0;
-  while (pf.asset_end[asset] <= p) ++asset;
+__global__ void unit_partials_kernel(const var::PortfolioView<Real> pf, const Real* log_spots,
+                                     const std::uint32_t* masks, int m, int bands, reduce::FixedUnit unit,
+                                     reduce::FixedUnit square_unit, Fixed* partial) {
+  const int u = blockIdx.x * blockDim.x + threadIdx.x;
+  if (u >= pf.units) return;
   const int begin = blockIdx.y * kSegment, end = min(m, begin + kSegment);
   Fixed acc[2 * kMaxBands];
   for (int b = 0; b < 2 * bands; ++b) acc[b] = 0;
   for (int s = begin; s < end; ++s) {
     const std::uint32_t mask = masks[s];
     if (!mask) continue;
-    const Real log_s = log_spots[static_cast<std::size_t>(asset) * m + s];
-    const double l = static_cast<double>(var::position_loss(pf, p, exp(log_s), log_s));
+    const double l = var::unit_loss(pf, u, [&](int asset) { return log_spots[static_cast<std::size_t>(asset) * m + s]; });
     const Fixed f = unit.to_fixed(l), f2 = square_unit.to_fixed(l * l);
     for (int b = 0; b < bands; ++b)
       if (mask >> b & 1u) acc[2 * b] += f, acc[2 * b + 1] += f2;
   }
-  const std::size_t P = static_cast<std::size_t>(pf.positions);
-  Fixed* out = partial + static_cast<std::size_t>(blockIdx.y) * 2 * bands * P + p;
-  for (int b = 0; b < 2 * bands; ++b) out[b * P] = acc[b];
+  const std::size_t U = static_cast<std::size_t>(pf.units);
+  Fixed* out = partial + static_cast<std::size_t>(blockIdx.y) * 2 * bands * U + u;
+  for (int b = 0; b < 2 * bands; ++b) out[b * U] = acc[b];
 }
 
 __global__ void add_segments_kernel(const Fixed* partial, int segments, std::size_t width, Fixed* out) {
@@ -192,10 +190,10 @@ void launch_position_sums(int device, const var::PortfolioView<Real>& pf, std::u
   log_spots_kernel<Real><<<(m + 127) / 128, 128>>>(pf, seed, list, m, scratch, log_spots);
   check(cudaGetLastError(), device, "launch of the log-spot kernel");
   const int segments = (m + kSegment - 1) / kSegment;
-  const dim3 grid((pf.positions + 127) / 128, segments);
-  position_partials_kernel<Real><<<grid, 128>>>(pf, log_spots, masks, m, bands, unit, square_unit, partial);
+  const dim3 grid((pf.units + 127) / 128, segments);
+  unit_partials_kernel<Real><<<grid, 128>>>(pf, log_spots, masks, m, bands, unit, square_unit, partial);
   check(cudaGetLastError(), device, "launch of the position-sum kernel");
-  const std::size_t width = 2 * static_cast<std::size_t>(bands) * pf.positions;
+  const std::size_t width = 2 * static_cast<std::size_t>(bands) * pf.units;
   add_segments_kernel<<<static_cast<unsigned>((width + 255) / 256), 256>>>(partial, segments, width, out);
   check(cudaGetLastError(), device, "launch of the segment sums");
 }
@@ -222,7 +220,7 @@ float CudaRiskExecutor::sums_of(const var::RiskKernel& k, const std::vector<std:
                                 const std::vector<std::uint32_t>& masks, int bands, Fixed* sums) {
   check(cudaSetDevice(device_), device_, "device selection");
   upload(k);
-  const std::size_t width = 2 * static_cast<std::size_t>(bands) * k.positions();
+  const std::size_t width = 2 * static_cast<std::size_t>(bands) * k.units();
   const std::size_t real = k.precision == Precision::Float ? sizeof(float) : sizeof(double);
   std::vector<Fixed> part(width);
   float ms = 0;

@@ -21,9 +21,9 @@ class RiskExecutor : public Executor {
   // stream (seed, s). On a device beside the host the next losses may be asked for
   // while position_sums runs.
   virtual void scenario_losses(const var::RiskKernel& k, std::uint64_t first, std::uint64_t count, double* out) = 0;
-  // For each listed scenario and each band b set in its mask, adds every
-  // position's loss to sums[2 b P + p] and its square to sums[(2 b + 1) P + p]
-  // (P positions, in revaluation order; exact fixed point).
+  // For each listed scenario and each band b set in its mask, adds every unit's
+  // loss to sums[2 b U + u] and its square to sums[(2 b + 1) U + u] (U units: the
+  // positions in revaluation order, then the book's groups; exact fixed point).
   virtual void position_sums(const var::RiskKernel& k, const std::vector<std::uint64_t>& scenarios,
                              const std::vector<std::uint32_t>& masks, int bands, reduce::Fixed* sums) = 0;
 };

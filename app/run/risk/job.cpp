@@ -329,7 +329,7 @@ class RiskStages : public StagedJob {
   }
   Collect empty_collect() const {
     Collect c;
-    c.size(levels_, positions_);
+    c.size(levels_, static_cast<std::size_t>(kernel_.units()));
     return c;
   }
 
@@ -410,9 +410,9 @@ class RiskStages : public StagedJob {
           }
         },
         [&](RiskExecutor& dev, Collect& unit) {
-          // The unit's tail scenarios, each position's loss summed per level.
+          // The unit's tail scenarios, each position's and group's loss summed per level.
           if (!unit.tail.empty())
-            dev.position_sums(kernel, unit.tail, unit.masks, static_cast<int>(levels), unit.positions.data());
+            dev.position_sums(kernel, unit.tail, unit.masks, static_cast<int>(levels), unit.unit_sums.data());
           unit.tail.clear(), unit.masks.clear();
         },
         Nothing{});
@@ -496,17 +496,23 @@ ScenarioRun RiskStages::results(const std::vector<std::string>&, const DeviceLis
     if (!listed.empty() && listed.back() == s) masks.back() |= mask;
     else listed.push_back(s), masks.push_back(mask);
   }
-  std::vector<Fixed> sums(2 * 3 * levels * positions, 0);
+  const std::size_t units = static_cast<std::size_t>(kernel.units());  // positions, then groups
+  std::vector<Fixed> sums(2 * 3 * levels * units, 0);
   if (!listed.empty()) devices.front()->executor<RiskExecutor>().position_sums(kernel, listed, masks, static_cast<int>(3 * levels), sums.data());
 
   // Position k (revaluation order) is config position order[k].
   const std::vector<int> order = var::revaluation_order(spec);
   const auto pair_at = [&](const std::vector<Fixed>& v, std::size_t band, std::size_t k) {
-    return var::SumPair{v[2 * band * positions + k], v[(2 * band + 1) * positions + k]};
+    return var::SumPair{v[2 * band * units + k], v[(2 * band + 1) * units + k]};
   };
+  const auto unit_sums = [&](std::size_t l, std::size_t k) {
+    return var::PositionSums{pair_at(all.unit_sums, l, k), pair_at(sums, 3 * l, k), pair_at(sums, 3 * l + 1, k),
+                             pair_at(sums, 3 * l + 2, k).sum};
+  };
+  const std::vector<var::ShareGroup> groups = var::share_groups(spec);
   io::ScenarioResult& scenario = r.scenario;
-  std::vector<double> quantile_rows, contribution_rows;
-  std::vector<std::string> contribution_names;  // the position of each contribution row
+  std::vector<double> quantile_rows, contribution_rows, group_rows;
+  std::vector<std::string> contribution_names, group_names;  // the position or group of each row
   std::vector<reduce::Estimate> contributions;
   for (std::size_t l = 0; l < levels; ++l) {
     const var::LevelFigures& f = figures[l];
@@ -518,15 +524,23 @@ ScenarioRun RiskStages::results(const std::vector<std::string>&, const DeviceLis
     std::vector<reduce::Estimate> var_parts(positions), es_parts(positions);
     for (std::size_t k = 0; k < positions; ++k) {
       const auto i = static_cast<std::size_t>(order[k]);
-      const var::PositionSums p{pair_at(all.positions, l, k), pair_at(sums, 3 * l, k), pair_at(sums, 3 * l + 1, k),
-                                pair_at(sums, 3 * l + 2, k).sum};
-      var_parts[i] = var::var_share(f, p, fixed, "var_" + name + "." + spec.portfolio[i].name);
-      es_parts[i] = var::es_share(f, n, p, fixed, "es_" + name + "." + spec.portfolio[i].name);
+      var_parts[i] = var::var_share(f, unit_sums(l, k), fixed, "var_" + name + "." + spec.portfolio[i].name);
+      es_parts[i] = var::es_share(f, n, unit_sums(l, k), fixed, "es_" + name + "." + spec.portfolio[i].name);
     }
     for (std::size_t i = 0; i < positions; ++i) contribution_names.push_back(spec.portfolio[i].name);
     for (std::size_t i = 0; i < positions; ++i)
       contribution_rows.insert(contribution_rows.end(), {a, static_cast<double>(i), var_parts[i].value, var_parts[i].std_error,
                                                          es_parts[i].value, es_parts[i].std_error});
+    // Each group's share: its positions' losses summed in each scenario, so its error
+    // holds their covariances (a grouping column's shares add up as the positions' do).
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      const std::string& group = groups[g].name;
+      var_parts.push_back(var::var_share(f, unit_sums(l, positions + g), fixed, "var_" + name + "." + group));
+      es_parts.push_back(var::es_share(f, n, unit_sums(l, positions + g), fixed, "es_" + name + "." + group));
+      group_names.push_back(group);
+      group_rows.insert(group_rows.end(), {a, static_cast<double>(g), var_parts.back().value, var_parts.back().std_error,
+                                           es_parts.back().value, es_parts.back().std_error});
+    }
     contributions.insert(contributions.end(), var_parts.begin(), var_parts.end());
     contributions.insert(contributions.end(), es_parts.begin(), es_parts.end());
   }
@@ -556,6 +570,9 @@ ScenarioRun RiskStages::results(const std::vector<std::string>&, const DeviceLis
   scenario.tables.push_back({"quantiles", {"level", "var", "var_ci_low", "var_ci_high", "es", "es_std_error"}, quantile_rows});
   scenario.tables.push_back({"contributions", {"level", "position", "var", "var_std_error", "es", "es_std_error"}, contribution_rows,
                              {}, contribution_names});
+  if (!groups.empty())
+    scenario.tables.push_back({"group_contributions", {"level", "group", "var", "var_std_error", "es", "es_std_error"},
+                               group_rows, {}, group_names});
   // Each level's scenarios ranked above the VaR, by index: what pairs the VaR and
   // ES of two scenarios.
   if (options.keep_tails)

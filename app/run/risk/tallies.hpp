@@ -44,16 +44,16 @@ struct Collect {
   std::vector<std::vector<Kept>> above;    // per level, at or above the window (kept for paired differences only)
   std::vector<std::uint64_t> tail_count;   // per level
   std::vector<Fixed> tail_sum, tail_sum_sq;
-  std::vector<Fixed> positions;            // position_sums layout, one band per level
+  std::vector<Fixed> unit_sums;            // position_sums layout (positions, then groups), one band per level
   std::vector<std::uint64_t> tail;         // a unit's scenarios at or above some level's window
   std::vector<std::uint32_t> masks;        // and the levels they are above
-  void size(std::size_t levels, std::size_t positions_n) {
+  void size(std::size_t levels, std::size_t units) {
     kept.assign(levels, {});
     above.assign(levels, {});
     tail_count.assign(levels, 0);
     tail_sum.assign(levels, 0);
     tail_sum_sq.assign(levels, 0);
-    positions.assign(2 * levels * positions_n, 0);
+    unit_sums.assign(2 * levels * units, 0);
   }
   void add(const Collect& o) {
     for (std::size_t l = 0; l < kept.size(); ++l) {
@@ -61,24 +61,24 @@ struct Collect {
       above[l].insert(above[l].end(), o.above[l].begin(), o.above[l].end());
       tail_count[l] += o.tail_count[l], tail_sum[l] += o.tail_sum[l], tail_sum_sq[l] += o.tail_sum_sq[l];
     }
-    for (std::size_t j = 0; j < positions.size(); ++j) positions[j] += o.positions[j];
+    for (std::size_t j = 0; j < unit_sums.size(); ++j) unit_sums[j] += o.unit_sums[j];
     tail.insert(tail.end(), o.tail.begin(), o.tail.end());
     masks.insert(masks.end(), o.masks.begin(), o.masks.end());
   }
   void pack(Packer& b) const {
     for (const auto& k : kept) b.put(k);
     for (const auto& k : above) b.put(k);
-    b.put(tail_count), b.put(tail_sum), b.put(tail_sum_sq), b.put(positions);
+    b.put(tail_count), b.put(tail_sum), b.put(tail_sum_sq), b.put(unit_sums);
   }
   void unpack(Unpacker& b) {
     for (auto& k : kept) b.get(k);
     for (auto& k : above) b.get(k);
-    b.get(tail_count), b.get(tail_sum), b.get(tail_sum_sq), b.get(positions);
+    b.get(tail_count), b.get(tail_sum), b.get(tail_sum_sq), b.get(unit_sums);
   }
   bool same_shape(const Collect& o) const {
     return kept.size() == o.kept.size() && tail_count.size() == o.tail_count.size() &&
            tail_sum.size() == o.tail_sum.size() && tail_sum_sq.size() == o.tail_sum_sq.size() &&
-           positions.size() == o.positions.size();
+           unit_sums.size() == o.unit_sums.size();
   }
 };
 
