@@ -149,7 +149,7 @@ TEST_CASE("a run stopped on two ranks resumes on three with the bits of an unsto
 TEST_CASE("a risk run stopped on two ranks resumes on three with the bits of an unstopped run", "[mpi][checkpoint][var]") {
   // Each rank's file holds the units it finished; rank 0's also the passes' state.
   stop_on_two_resume_on_three("mpi-resume-risk",
-                              "run: { name: r, paths: 16_000_000, seed: 5, chunk_paths: 16384, checkpoint_s: 0.1 }\n"
+                              "run: { name: r, paths: 32_000_000, seed: 5, chunk_paths: 16384, checkpoint_s: 0.1 }\n"
                               "model:\n  type: var\n  horizon_days: 10\n  confidence: [0.95, 0.99]\n  rate: 0.03\n"
                               "  factors: { distribution: normal, assets: [{ name: A, spot: 100, volatility: 0.3 }] }\n"
                               "  portfolio:\n    - { type: stock, asset: A, quantity: 1000 }\n"

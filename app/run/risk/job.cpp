@@ -34,6 +34,7 @@
 #include "app/run/lifecycle.hpp"
 #include "app/run/plan.hpp"
 #include "app/run/risk/checkpoints.hpp"
+#include "app/run/risk/loss_cache.hpp"
 #include "app/version.hpp"
 #include "app/run/signals.hpp"
 #include "models/var/bootstrap.hpp"
@@ -74,7 +75,9 @@ std::vector<Unit> job_units(const io::RunConfig& run, std::uint64_t chunks) {
 
 // Runs work(chunk, losses of the chunk, tally) for every chunk of the units given
 // (indices into `units`) that are not done(i), then, per unit, finish(executor,
-// unit tally) (pass 2 sends its tail there) and finished(i, unit tally). One host
+// unit tally) (pass 2 sends its tail there) and finished(i, unit tally). A unit's
+// losses come from `cache` where an earlier pass kept them, else from its device
+// (and are kept while the cache has room). One host
 // thread per device takes the next unit as it gets free (a GPU computing it while
 // the host tallies the last); a unit's chunks are shared by OpenMP threads, each
 // with its own tally. Tallies add exactly, so neither split reaches the result. A
@@ -82,8 +85,8 @@ std::vector<Unit> job_units(const io::RunConfig& run, std::uint64_t chunks) {
 // in hand. Returns the sum of the units run.
 template <class Tally, class Work, class Finish, class Done, class Finished>
 Tally over_units(const DeviceList& devices, const var::RiskKernel& kernel, const std::vector<Unit>& units,
-                 std::vector<std::size_t> todo, std::uint64_t chunk_paths, const Tally& empty, Work&& work,
-                 Finish&& finish, Done&& done, Finished&& finished) {
+                 std::vector<std::size_t> todo, std::uint64_t chunk_paths, LossCache& cache, const Tally& empty,
+                 Work&& work, Finish&& finish, Done&& done, Finished&& finished) {
   todo.erase(std::remove_if(todo.begin(), todo.end(), done), todo.end());
   std::vector<Tally> tallies(devices.size(), empty);
   std::atomic<std::size_t> next{0};
@@ -95,22 +98,26 @@ Tally over_units(const DeviceList& devices, const var::RiskKernel& kernel, const
   const auto run = [&](std::size_t d) {
     Device& device = *devices[d];
     RiskExecutor& dev = device.executor<RiskExecutor>();
-    std::vector<double> losses, ahead;  // this unit's losses, and the next one's
+    std::vector<double> room, room_ahead;  // for this unit's losses, and the next one's
+    const double *losses = nullptr, *next = nullptr;
+    const auto load = [&dev, &kernel, &units, &todo, &cache](std::size_t i, std::vector<double>& room) {
+      if (const std::vector<double>* kept = cache.find(todo[i])) return kept->data();
+      const Unit& u = units[todo[i]];
+      room.resize(u.count);
+      dev.scenario_losses(kernel, u.first, u.count, room.data());
+      cache.keep(todo[i], room);
+      return static_cast<const double*>(room.data());
+    };
     std::future<void> pending;
     try {
       std::size_t i = take();
-      if (i < none) {
-        losses.resize(units[todo[i]].count);
-        dev.scenario_losses(kernel, units[todo[i]].first, units[todo[i]].count, losses.data());
-      }
+      if (i < none) losses = load(i, room);
       while (i < none) {
         const Unit& u = units[todo[i]];
         // A GPU computes the next unit's losses while the host tallies this one.
         const std::size_t j = take();
         if (j < none) {
-          const Unit& v = units[todo[j]];
-          ahead.resize(v.count);
-          const auto fetch = [&dev, &kernel, &ahead, &v] { dev.scenario_losses(kernel, v.first, v.count, ahead.data()); };
+          const auto fetch = [&] { next = load(j, room_ahead); };
           if (device.beside_host()) pending = std::async(std::launch::async, fetch);
           else fetch();
         }
@@ -142,7 +149,8 @@ Tally over_units(const DeviceList& devices, const var::RiskKernel& kernel, const
         finished(todo[i], unit);
         tallies[d].add(unit);
         if (pending.valid()) pending.get();
-        std::swap(losses, ahead);
+        std::swap(room, room_ahead);  // next points into what was room_ahead, or the cache
+        losses = next;
         i = j;
       }
     } catch (...) {
@@ -220,6 +228,7 @@ class RiskStages : public StagedJob {
         chunks_((n_ + run_.chunk_paths - 1) / run_.chunk_paths),
         units_(job_units(run_, chunks_)),
         my_(plan::my_share({0, units_.size()})),
+        losses_(units_.size(), limits.kept_loss_bytes),
         ckpt_(state_) {
     for (std::uint64_t u = my_.first; u < my_.last; ++u) my_units_.push_back(u);
     my_first_chunk_ = my_.size() ? units_[my_.first].first_chunk : 0;
@@ -346,7 +355,7 @@ class RiskStages : public StagedJob {
     }
     const bool saving = context.checkpoints.enabled();
     mine.add(over_units(
-        devices, kernel_, units_, my_units_, run_.chunk_paths, empty, work, finish,
+        devices, kernel_, units_, my_units_, run_.chunk_paths, losses_, empty, work, finish,
         [&](std::size_t u) { return ckpt_.loaded().count(u) > 0; },
         [&](std::size_t u, const Tally& t) {
           if (!saving) return;
@@ -433,6 +442,7 @@ class RiskStages : public StagedJob {
   std::uint64_t my_first_chunk_ = 0;
   std::vector<double> chunk_moments_;
   double mean_ = 0, sd_ = 0;
+  LossCache losses_;  // what the first pass computed, for the passes after it
   PassState state_;
   RiskCheckpoints ckpt_;
   Histogram histogram_;  // this rank's, of the histogram pass under way

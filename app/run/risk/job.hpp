@@ -10,9 +10,12 @@ namespace mcsim {
 
 // How much pass 2 may keep: a level whose bins around its order statistic hold more
 // than max_kept losses gets a narrower histogram pass, up to max_histogram_passes.
+// The first pass keeps the losses it computes on the host, up to kept_loss_bytes
+// of them, so the passes after it read them instead of revaluing the scenarios.
 struct RiskLimits {
   std::uint64_t max_kept = std::uint64_t{1} << 22;
   int max_histogram_passes = 6;
+  std::uint64_t kept_loss_bytes = std::uint64_t{1} << 30;
 };
 
 ScenarioRun run_risk_job(const io::Job& job, const var::VarModel& model, const RunOptions& options,
