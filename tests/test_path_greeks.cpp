@@ -91,7 +91,7 @@ TEST_CASE("path Greeks without a closed form agree with bump and revalue on the 
       {"delta", "gamma", "vega", "rho", "dividend_rho"});
 }
 
-TEST_CASE("under a volatility term structure the path scores every Greek pathwise; a likelihood ratio's rates bump",
+TEST_CASE("under a volatility term structure the path scores every Greek pathwise, a likelihood ratio bumps the rates",
           "[greeks]") {
   const std::string job =
       "run: { name: t, paths: 400_000, seed: 43, chunk_paths: 16384, precision: double }\nmodel:\n  type: option\n"
