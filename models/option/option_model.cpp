@@ -210,28 +210,24 @@ AmericanPath<Real, Greeks> make_american_path(const OptionSpec& s, std::uint64_t
 }  // namespace
 
 OptionModel::OptionModel(OptionSpec spec) : spec_(std::move(spec)) {
+  // The market inputs an average scores on its path first: path_greeks() asks for them.
   PathBuckets buckets;
-  if (path_buckets(spec_, &buckets)) {  // first: path_greeks() asks whether there are any
-    tables_.bucket_data = TableData(buckets.table);
-    tables_.bucket_discount = buckets.discount;
-    for (const MarketInput& in : buckets.inputs) tables_.bucket_greeks.push_back(in.greek);
-  }
+  const bool buckets_on_path = path_buckets(spec_, &buckets);
+  for (const MarketInput& in : buckets.inputs) tables_.bucket_greeks.push_back(in.greek);
   // A GBM path that scores its Greeks reads its steps' lengths from the table.
   const bool greek_rows = spec_.gbm() && spec_.stepped() && !spec_.sobol && !spec_.control_variate &&
                           !spec_.market.has_cash() && !spec_.multi_asset() && !spec_.early_exercise() &&
                           !path_greeks().empty();
-  StepTables t = make_step_tables(spec_, greek_rows);
-  t.bucket_data = std::move(tables_.bucket_data);
-  t.bucket_discount = std::move(tables_.bucket_discount);
-  t.bucket_greeks = std::move(tables_.bucket_greeks);
-  tables_ = std::move(t);
+  std::vector<std::string> bucket_greeks = std::move(tables_.bucket_greeks);
+  tables_ = make_step_tables(spec_, greek_rows);
+  tables_.bucket_greeks = std::move(bucket_greeks);
+  if (buckets_on_path) tables_.bucket_data = TableData(buckets.table), tables_.bucket_discount = buckets.discount;
 }
 
-
 // The Greeks a path scores itself, in the pass that prices it: a European's or
-// digital's on flat inputs (EuropeanPath), a stepped GBM or Heston payoff's without a
-// control or Sobol points (StepPath with Greeks; their rates' Greeks bump under a volatility
-// term structure), an American's or Bermudan's with its
+// digital's (EuropeanPath; on term structures its flat equivalents', and each market
+// input's from them), a stepped GBM or Heston payoff's without a control or Sobol
+// points (StepPath with Greeks; an average's market inputs too), an American's or Bermudan's with its
 // exercise dates held (AmericanPath with Greeks), a basket's per asset and pair of
 // assets (BasketPath with Greeks), a hybrid's or autocallable's delta and gamma
 // (HybridPath with Greeks), a local volatility's delta, gamma, rho and dividend rho
@@ -277,7 +273,8 @@ std::vector<std::string> OptionModel::path_greeks() const {
   const bool knocked = s.knock != KnockKind::None;
   if (s.stepped() && (s.control_variate || (s.instrument == Instrument::Digital && knocked && s.continuous))) return out;
   // A European or digital on term structures scores its flat equivalents' Greeks, from
-  // which each input's follows (summarise); a stepped path's buckets bump.
+  // which each input's follows (summarise); a stepped average scores its buckets
+  // (market_inputs.hpp's path_buckets), other stepped paths' bump.
   const bool no_gamma = s.stepped() && (s.instrument == Instrument::Lookback || (knocked && s.continuous));
   // Under a volatility term structure a stepped path's pathwise scores take each step's
   // length and volatility tangent from its table (StepPath::kGreekRows); the likelihood
