@@ -93,7 +93,7 @@ const var::VarSpec& spec_of(const io::Job& job) { return dynamic_cast<const var:
 
 TEST_CASE("historical VaR and ES are the order statistic and tail mean of the history's losses", "[var][historical]") {
   const std::string path = write("history.csv", history_csv());
-  const auto r = run_cpu(historical_job(path));
+  const auto r = run_cpu(historical_job(path), {"model.keep_pnl=true"});
   const int h = 5, n = kDays - h;
   REQUIRE(r.paths == static_cast<std::uint64_t>(n));
   // By hand: today's spots are the last prices; each window's relative move applied.
@@ -105,6 +105,13 @@ TEST_CASE("historical VaR and ES are the order statistic and tail mean of the hi
     const double b = sb * as_written(price_b(d + h)) / as_written(price_b(d));
     losses.push_back(-1000 * (a - sa) + 500 * (b - sb) - 300 * ((b - 41 * std::exp(-rate * (1 - t))) - fwd_today));
   }
+  // keep_pnl: every window's P&L, named by its first date.
+  const auto& tables = r.scenarios.front().tables;
+  const auto pnl = std::find_if(tables.begin(), tables.end(), [](const io::Table& x) { return x.name == "pnl"; });
+  REQUIRE(pnl != tables.end());
+  REQUIRE(pnl->row_names.size() == static_cast<std::size_t>(n));
+  CHECK(pnl->row_names[3] == date(3));
+  for (int d = 0; d < n; ++d) CHECK(pnl->data[2 * static_cast<std::size_t>(d) + 1] == Approx(-losses[d]).epsilon(1e-9));
   std::sort(losses.begin(), losses.end());
   const auto est = by_name(r);
   // ceil(a n): 0.8 x 115 is 92 exactly, which a double's 0.8 (a hair above) must not round up.
@@ -134,6 +141,14 @@ TEST_CASE("historical VaR and ES are the order statistic and tail mean of the hi
   bool resampled = false;
   for (const auto& [name, value] : r.scenarios.front().diagnostics) resampled = resampled || (name == "bootstrap_resamples" && value == 1000);
   CHECK(resampled);
+}
+
+TEST_CASE("a P&L table past its size is refused before any work, naming the key", "[var][config]") {
+  const std::string job = "run: { name: mc, paths: 10_000_001, seed: 1 }\nmodel:\n  type: var\n  horizon_days: 1\n"
+                          "  keep_pnl: true\n  factors: { assets: [{ name: A, spot: 100, volatility: 0.2 }] }\n"
+                          "  portfolio:\n    - { type: stock, asset: A, quantity: 1 }\n";
+  CHECK_THROWS_WITH(run_cpu(job), Catch::Contains("model.keep_pnl") && Catch::Contains("10000000"));
+  CHECK(has_line(errors_of(job, {"model.keep_pnl=yes"}), "keep_pnl"));
 }
 
 TEST_CASE("historical simulation gives the same bits on any chunks and threads", "[var][historical]") {

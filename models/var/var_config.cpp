@@ -209,6 +209,7 @@ bool parse_var_spec(io::Block& model, VarSpec& s) {
   io::Block factors = model.child("factors", true);
   parse_factors(factors, s);
   s.rate = model.real("rate", 0.0, {-1.0, 1.0});
+  s.keep_pnl = model.choice("keep_pnl", {"false", "true"}, std::string("false")) == "true";
   parse_portfolio(model, s);
   if (s.historical()) {
     check_option_volatilities(factors, s);
@@ -278,6 +279,9 @@ const std::vector<io::KeySchema>& var_keys() {
        "risk: years to maturity today (forward and option positions)"},
       {"model.factors.dof", "number", "", "in (2, 1e+06]",
        "risk: the Student-t degrees of freedom"},
+      {"model.keep_pnl", "one of", "false", "false, true",
+       "risk: write every scenario's P&L as the results' pnl table (historical: named by the window's first date); "
+       "at most 10,000,000 scenarios"},
       {"model.method", "one of", "monte_carlo", "monte_carlo, historical",
        "risk: shocks drawn from a model of the factors, or the history's own moves"},
       {"model.factors.history", "block", "", "",

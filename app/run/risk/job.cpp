@@ -57,6 +57,7 @@ using reduce::Unpacker;
 using namespace risk;
 
 constexpr std::uint64_t kUnitScenarios = 1 << 22;   // losses a device holds at once
+constexpr std::uint64_t kMostPnlScenarios = 10'000'000;  // rows of a P&L table (model.keep_pnl)
 
 struct Unit {
   std::uint64_t first_chunk, last_chunk, first, count;  // chunks, and their scenarios
@@ -230,6 +231,9 @@ class RiskStages : public StagedJob {
         my_(plan::my_share({0, units_.size()})),
         losses_(units_.size(), limits.kept_loss_bytes),
         ckpt_(state_) {
+    if (spec_.keep_pnl && n_ > kMostPnlScenarios)
+      throw std::runtime_error(fmt::format("model.keep_pnl: a P&L table holds at most {} scenarios; this job has {} "
+                                           "(leave keep_pnl out, or run fewer scenarios)", kMostPnlScenarios, n_));
     for (std::uint64_t u = my_.first; u < my_.last; ++u) my_units_.push_back(u);
     my_first_chunk_ = my_.size() ? units_[my_.first].first_chunk : 0;
     const std::uint64_t my_chunks = my_.size() ? units_[my_.last - 1].last_chunk - my_first_chunk_ : 0;
@@ -479,9 +483,12 @@ ScenarioRun RiskStages::results(const std::vector<std::string>&, const DeviceLis
   // Historical simulation: its scenarios are few and overlap, so its errors come from
   // the moving-block bootstrap of all its losses (models/var/bootstrap.hpp).
   const bool boot = spec.historical();
-  if (boot) {
-    std::vector<double> losses(n);
+  std::vector<double> losses;  // every scenario's, for the bootstrap and the P&L table
+  if (boot || spec.keep_pnl) {
+    losses.resize(n);
     devices.front()->executor<RiskExecutor>().scenario_losses(kernel, 0, n, losses.data());
+  }
+  if (boot) {
     const auto errors = var::bootstrap_errors(losses, spec.confidence, spec.horizon_days, run_.seed, var::kBootstrapResamples);
     for (std::size_t l = 0; l < levels; ++l) {
       var::LevelFigures& f = figures[l];
@@ -580,6 +587,11 @@ ScenarioRun RiskStages::results(const std::vector<std::string>&, const DeviceLis
   scenario.tables.push_back({"quantiles", {"level", "var", "var_ci_low", "var_ci_high", "es", "es_std_error"}, quantile_rows});
   scenario.tables.push_back({"contributions", {"level", "position", "var", "var_std_error", "es", "es_std_error"}, contribution_rows,
                              {}, contribution_names});
+  if (spec.keep_pnl) {  // P&L = -loss, per scenario (historical: named by its window's first date)
+    std::vector<double> rows;
+    for (std::uint64_t s = 0; s < n; ++s) rows.insert(rows.end(), {static_cast<double>(s), -losses[s]});
+    scenario.tables.push_back({"pnl", {"scenario", "pnl"}, rows, {}, spec.historical() ? spec.scenario_start : std::vector<std::string>{}});
+  }
   if (!groups.empty())
     scenario.tables.push_back({"group_contributions", {"level", "group", "var", "var_std_error", "es", "es_std_error"},
                                group_rows, {}, group_names});
