@@ -23,6 +23,16 @@ std::string curve_text(const market::Curve& c) {
   return "{times: " + flow_list(c.times()) + ", zero_rates: " + flow_list(c.zero_rates()) + "}";
 }
 
+// d(-log P(t)) / d(zero rate) per pillar of the input's curve, or d variance(0, t) /
+// d sigma per node of the volatility: what both the chain rule and the path's steps use.
+std::vector<double> weights_at(const OptionSpec& s, const MarketInput& in, double t) {
+  switch (in.kind) {
+    case Kind::Discount: return s.market.discount.pillar_weights(t);
+    case Kind::Yield: return s.market.dividend_yield.pillar_weights(t);
+    default: return s.vol_term.node_weights(t);
+  }
+}
+
 }  // namespace
 
 std::vector<MarketInput> bucket_inputs(const OptionSpec& s) {
@@ -118,22 +128,13 @@ GreekBump input_bump(const OptionSpec& s, const MarketInput& in) {
 }
 
 double flat_factor(const OptionSpec& s, const MarketInput& in) {
+  if (in.kind == Kind::SurfaceQuote) return std::nan("");
   const double t = s.maturity;
-  const auto weight = [&](const std::vector<double>& w) {
-    if (in.index == kEveryNode) {
-      double sum = 0;
-      for (double x : w) sum += x;
-      return sum;
-    }
-    return w.at(in.index);
-  };
-  switch (in.kind) {
-    case Kind::Discount: return weight(s.market.discount.pillar_weights(t)) / t;
-    case Kind::Yield: return weight(s.market.dividend_yield.pillar_weights(t)) / t;
-    case Kind::VolNode: return weight(s.vol_term.node_weights(t)) / (2 * s.volatility * t);
-    case Kind::SurfaceQuote: break;
-  }
-  return std::nan("");
+  const auto w = weights_at(s, in, t);
+  double weight = 0;
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (in.index == kEveryNode || i == in.index) weight += w[i];
+  return in.kind == Kind::VolNode ? weight / (2 * s.volatility * t) : weight / t;
 }
 
 bool path_buckets(const OptionSpec& s, PathBuckets* out) {
@@ -143,14 +144,7 @@ bool path_buckets(const OptionSpec& s, PathBuckets* out) {
     return false;
   const auto times = fixing_times(s);
   const auto inputs = bucket_inputs(s);
-  // Each input's weights at each fixing time (t_0 = 0 first).
-  const auto weights = [&](const MarketInput& in, double t) {
-    switch (in.kind) {
-      case Kind::Discount: return s.market.discount.pillar_weights(t).at(in.index);
-      case Kind::Yield: return s.market.dividend_yield.pillar_weights(t).at(in.index);
-      default: return s.vol_term.node_weights(t).at(in.index);
-    }
-  };
+  const auto weights = [&](const MarketInput& in, double t) { return weights_at(s, in, t).at(in.index); };
   struct Entry {
     std::size_t input;
     double a, c;
