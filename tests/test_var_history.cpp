@@ -408,6 +408,12 @@ TEST_CASE("mistakes in a positions file name its line and column", "[var][histor
   {
     const auto [p, e] = errors("group.csv", header + "a,stock,A,1,,,\n", ", groups: [desk]");
     CHECK(has_line(e, p + ":1:1: the header has no column 'desk'"));
+    // A grouping column of ids would make a unit of every position: refused at the
+    // row that passes the bound.
+    std::string ids = "id,type,underlying,quantity,desk\n";
+    for (int i = 0; i < 1002; ++i) ids += fmt::format("p{},stock,A,1,d{}\n", i, i);
+    const auto [q, f] = errors("ids.csv", ids, ", groups: [desk]");
+    CHECK(has_line(f, q + ":1002:17: the grouping columns make more than 1000 groups here ('desk' = 'd1000')"));
   }
   {
     std::string many = header;

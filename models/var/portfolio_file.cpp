@@ -14,6 +14,9 @@ namespace {
 // Columns every row fills, and those only some types need.
 const std::vector<std::string> kRequired{"id", "type", "underlying", "quantity"};
 const std::vector<std::string> kByType{"option", "strike", "maturity"};
+// Groups the grouping columns may make together: each is a unit of the contributions'
+// sums on every device (models/var/scenario.hpp), so a column of ids is refused.
+constexpr std::size_t kMostGroups = 1000;
 
 }  // namespace
 
@@ -46,6 +49,7 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
   for (std::size_t i = 0; i < kRequired.size(); ++i) column[i] = io::required_column(*csv, kRequired[i], b);
   for (std::size_t i = 0; i < kByType.size(); ++i) column[kRequired.size() + i] = csv->column(kByType[i]);
   std::vector<int> group_column;
+  std::unordered_set<std::string> groups;  // COLUMN=VALUE seen so far
   for (const std::string& g : s.group_columns) {
     group_column.push_back(io::required_column(*csv, g, b));
     for (const auto& k : {kRequired, kByType})
@@ -134,7 +138,12 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
     }
     for (int g : group_column) {
       const io::CsvField& f = row[static_cast<std::size_t>(g)];
-      if (f.text.empty()) ok = rows.error(f, "column '" + csv->header[static_cast<std::size_t>(g)].text + "' is empty");
+      const std::string& column = csv->header[static_cast<std::size_t>(g)].text;
+      if (f.text.empty()) ok = rows.error(f, "column '" + column + "' is empty");
+      if (groups.insert(column + "=" + f.text).second && groups.size() == kMostGroups + 1)
+        ok = rows.error(f, fmt::format("the grouping columns make more than {} groups here ('{}' = '{}'); group by "
+                                       "fewer values (a desk or book, not a position's id)",
+                                       kMostGroups, column, f.text));
       p.groups.push_back(f.text);
     }
     if (ok) s.portfolio.push_back(std::move(p));
