@@ -21,8 +21,9 @@ struct Bins {
   int of(double x) const {
     if (!(x >= lo)) return 0;  // NaN counts low, where a check will see it
     if (x >= hi) return bins + 1;
-    const int b = 1 + static_cast<int>((x - lo) / (hi - lo) * bins);
-    return b > bins ? bins : b;
+    const double t = (x - lo) / (hi - lo) * bins;  // NaN where the bounds are not finite
+    if (!(t < bins)) return t == t ? bins : 0;
+    return 1 + static_cast<int>(t);
   }
   int size() const { return bins + 2; }
   // Bin b holds [low(b), high(b)); the end bins reach out to -inf and +inf.

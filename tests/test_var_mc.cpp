@@ -102,13 +102,35 @@ TEST_CASE("narrower histogram passes give the same bits", "[var]") {
   a.scenarios = {wide.scenario}, b.scenarios = {narrow.scenario};
   CHECK(first_different_estimate(a, b) == "");
   // The later passes read the first's losses where it kept them; kept or revalued
-  // (no room, or room for a few units), they are the same bits.
-  for (const std::uint64_t room : {std::uint64_t{0}, std::uint64_t{8192 * 8 * 3}}) {
+  // (no room, or room for a few units), they are the same bits; so they are when
+  // the host tallies a unit while the next is computed and the last finished (as
+  // beside a GPU).
+  for (const std::uint64_t room : {std::uint64_t{0}, std::uint64_t{8192 * 8 * 3}, std::uint64_t{1} << 30}) {
     INFO("room " << room);
-    const auto revalued = run_risk_job(job, model, opt, {cpu.get()}, RiskLimits{500, 6, room});
+    const auto revalued = run_risk_job(job, model, opt, {cpu.get()}, RiskLimits{500, 6, room, room > 0});
     b.scenarios = {revalued.scenario};
     a.scenarios = {narrow.scenario};
     CHECK(first_different_estimate(a, b) == "");
+  }
+}
+
+TEST_CASE("a non-finite loss stops a risk run with its scenario, the host tallying beside the device or not", "[var]") {
+  // 1.7e306 shares are worth a finite 1.7e308 today; a rise of 6% overflows them.
+  const io::Job job = plan::planned(io::load_job_text(
+      "run: { name: overflow, paths: 100_000, seed: 11, chunk_paths: 8192 }\n"
+      "model:\n  type: var\n  horizon_days: 5\n  confidence: [0.99]\n"
+      "  factors:\n    assets: [{ name: A, spot: 100, volatility: 0.3 }]\n"
+      "  portfolio: [{ type: stock, asset: A, quantity: 1.7e306 }]\n",
+      "overflow.yaml"));
+  const auto& model = dynamic_cast<const var::VarModel&>(*job.model);
+  const RunOptions opt{io::BackendChoice::Cpu, false, "test"};
+  const auto cpu = make_cpu_device();
+  for (const bool overlap : {false, true}) {
+    INFO("overlap " << overlap);
+    RiskLimits limits;
+    limits.overlap = overlap;
+    CHECK_THROWS_WITH(run_risk_job(job, model, opt, {cpu.get()}, limits),
+                      Catch::Contains("its loss is not finite"));
   }
 }
 

@@ -248,7 +248,7 @@ class RiskStages : public StagedJob {
     }
     const bool saving = context.checkpoints.enabled();
     mine.add(over_units(
-        devices, kernel_, units_, my_units_, run_.chunk_paths, losses_, empty, work, finish,
+        devices, kernel_, units_, my_units_, run_.chunk_paths, losses_, limits_.overlap, empty, work, finish,
         [&](std::size_t u) { return ckpt_.loaded().count(u) > 0; },
         [&](std::size_t u, const Tally& t) {
           if (!saving) return;

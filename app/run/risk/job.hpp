@@ -12,10 +12,13 @@ namespace mcsim {
 // than max_kept losses gets a narrower histogram pass, up to max_histogram_passes.
 // The first pass keeps the losses it computes on the host, up to kept_loss_bytes
 // of them, so the passes after it read them instead of revaluing the scenarios.
+// `overlap`: the host tallies a unit while the next one's losses are computed and
+// the last one finished, on every device (tests; by default only beside a GPU).
 struct RiskLimits {
   std::uint64_t max_kept = std::uint64_t{1} << 22;
   int max_histogram_passes = 6;
   std::uint64_t kept_loss_bytes = std::uint64_t{1} << 30;
+  bool overlap = false;
 };
 
 ScenarioRun run_risk_job(const io::Job& job, const var::VarModel& model, const RunOptions& options,
