@@ -475,7 +475,7 @@ TEST_CASE("portfolio VaR ES and contributions agree on CPU and GPU", "[gpu][var]
 
 TEST_CASE("historical simulation on a book and a history from files agrees on CPU and GPU", "[gpu][var]") {
   if (!have_gpu()) return;
-  // The shipped job: its base and its filtered (EWMA-rescaled) scenario, full revaluation.
+  // The shipped job: its base, filtered (EWMA-rescaled) and age-weighted scenarios, full revaluation.
   const std::string config = std::string(MCSIM_SOURCE_DIR) + "/configs/var-historical.yaml";
   for (const char* precision : {"double", "float"}) {
     INFO(precision);

@@ -143,6 +143,72 @@ TEST_CASE("historical VaR and ES are the order statistic and tail mean of the hi
   CHECK(resampled);
 }
 
+TEST_CASE("age-weighted VaR and ES are the weighted order statistic and tail of the history's losses", "[var][historical]") {
+  // Window s of n (oldest first) weighs decay^(n - 1 - s); by hand: F(x) = weight of
+  // the losses <= x, VaR = the first loss upward with F >= a, ES = (the weight
+  // above the VaR times its losses + (F(VaR) - a) VaR) / (1 - a).
+  const std::string path = write("history.csv", history_csv());
+  const double decay = 0.97;
+  const auto r = run_cpu(historical_job(path, ", age_decay: 0.97"), {"model.keep_pnl=true"});
+  const int n = kDays - 5;
+  const auto& tables = r.scenarios.front().tables;
+  const auto pnl = std::find_if(tables.begin(), tables.end(), [](const io::Table& x) { return x.name == "pnl"; });
+  REQUIRE(pnl != tables.end());
+  REQUIRE(pnl->columns == std::vector<std::string>{"scenario", "pnl", "weight"});
+  std::vector<double> w(n), loss(n);
+  double total = 0;
+  for (int s = 0; s < n; ++s) total += w[s] = std::pow(decay, n - 1 - s);
+  std::vector<int> order(n);
+  for (int s = 0; s < n; ++s) {
+    w[s] /= total, loss[s] = -pnl->data[3 * s + 1], order[s] = s;
+    CHECK(pnl->data[3 * s + 2] == Approx(w[s]).epsilon(1e-12));
+  }
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return loss[a] < loss[b]; });
+  const auto est = by_name(r);
+  for (const double level : {0.8, 0.9, 0.95, 0.975}) {
+    INFO(level);
+    std::size_t i = 0;
+    double F = w[order[0]];
+    while (F < level) F += w[order[++i]];
+    const double var = loss[order[i]];
+    double tail = (F - level) * var;
+    for (std::size_t j = i + 1; j < order.size(); ++j) tail += w[order[j]] * loss[order[j]];
+    const double es = tail / (1 - level);
+    const std::string name = fmt::format("{:g}", level);
+    CHECK(est.at("var_" + name).value == Approx(var).epsilon(1e-12));
+    CHECK(est.at("es_" + name).value == Approx(es).epsilon(1e-9));
+    // The positions' shares add up; errors from the weighted bootstrap.
+    double var_sum = 0, es_sum = 0;
+    for (const char* p : {"a", "b", "fwd"}) var_sum += est.at("var_" + name + "." + p).value, es_sum += est.at("es_" + name + "." + p).value;
+    CHECK(var_sum == Approx(var).epsilon(1e-9));
+    CHECK(es_sum == Approx(es).epsilon(1e-9));
+    CHECK(est.at("var_" + name).std_error > 0);
+    CHECK(est.at("var_" + name).std_error < 0.5 * std::fabs(var));
+  }
+  // The recent windows count: these levels' figures move off the equal-weight ones.
+  const auto plain = by_name(run_cpu(historical_job(path)));
+  CHECK(est.at("es_0.9").value != Approx(plain.at("es_0.9").value).epsilon(1e-3));
+  std::map<std::string, double> diag(r.scenarios.front().diagnostics.begin(), r.scenarios.front().diagnostics.end());
+  double squares = 0;
+  for (double x : w) squares += x * x;
+  CHECK(diag.at("effective_scenarios") == Approx(1 / squares));
+}
+
+TEST_CASE("a decay near 1 weighs the windows the same, bootstrap errors included", "[var][historical]") {
+  // Equal weights give the plain order statistic and tail mean; the weighted
+  // bootstrap draws the same resamples as the plain one.
+  const std::string path = write("history.csv", history_csv());
+  const auto aged = by_name(run_cpu(historical_job(path, ", age_decay: 0.999999999")));
+  const auto plain = by_name(run_cpu(historical_job(path)));
+  for (const char* level : {"0.9", "0.975"})
+    for (const char* figure : {"var_", "es_"}) {
+      const std::string name = std::string(figure) + level;
+      INFO(name);
+      CHECK(aged.at(name).value == Approx(plain.at(name).value).epsilon(1e-6));
+      CHECK(aged.at(name).std_error == Approx(plain.at(name).std_error).epsilon(1e-3));
+    }
+}
+
 TEST_CASE("a P&L table past its size is refused before any work, naming the key", "[var][config]") {
   const std::string job = "run: { name: mc, paths: 10_000_001, seed: 1 }\nmodel:\n  type: var\n  horizon_days: 1\n"
                           "  keep_pnl: true\n  factors: { assets: [{ name: A, spot: 100, volatility: 0.2 }] }\n"
@@ -454,6 +520,9 @@ TEST_CASE("mistakes in a history and its method name their key, file, line and c
                  "asset 'A' has options (p0): give its volatility"));
   CHECK(has_line(errors_of(historical_job(good), {"model.method=monte_carlo", "model.factors.history.returns=absolute"}),
                  "absolute moves serve method: historical"));
+  CHECK(has_line(errors_of(historical_job(good), {"model.method=monte_carlo", "model.factors.history.age_decay=0.99"}),
+                 "model.factors.history.age_decay: age weights serve method: historical"));
+  CHECK(has_line(errors_of(historical_job(good), {"model.factors.history.age_decay=1"}), "model.factors.history.age_decay"));
 }
 
 TEST_CASE("the block bootstrap's errors match the order statistic's theory and grow with overlap", "[var][historical]") {

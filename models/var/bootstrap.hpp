@@ -14,9 +14,12 @@ struct BootstrapErrors {
 };
 
 // Per level; `losses` in scenario order. Resample r draws from Philox stream
-// (seed, r) alone, so the errors have the same bits on any machine.
+// (seed, r) alone, so the errors have the same bits on any machine. With
+// `weights` (age weights, models/var/age_weights.hpp), each scenario drawn keeps its
+// own, and the resample's figures are weighted.
 std::vector<BootstrapErrors> bootstrap_errors(const std::vector<double>& losses, const std::vector<double>& levels,
-                                              std::size_t block, std::uint64_t seed, int resamples);
+                                              std::size_t block, std::uint64_t seed, int resamples,
+                                              const std::vector<double>& weights = {});
 
 constexpr int kBootstrapResamples = 1000;
 

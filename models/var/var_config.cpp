@@ -24,6 +24,11 @@ void read_factor_history(io::Block& factors, VarSpec& s, const std::vector<io::B
   const std::string returns = h.choice("returns", {"relative", "absolute"}, std::string("relative"));
   h.schema_note("ewma_lambda", "none: unscaled moves, sample covariance");
   const double lambda = h.has("ewma_lambda") ? h.real("ewma_lambda", std::nullopt, Range{0, 1, true, true}) : 0.0;
+  h.schema_note("age_decay", "none: every scenario weighs the same");
+  if (h.has("age_decay")) {
+    s.age_decay = h.real("age_decay", std::nullopt, Range{0, 1, true, true});
+    if (!historical) h.error("age_decay", "age weights serve method: historical (its scenarios are the history's windows)");
+  }
   std::vector<std::string> names;
   std::vector<bool> absolute;
   // Monte Carlo's shocks are log-normal: their covariance is of log returns.
@@ -296,6 +301,8 @@ const std::vector<io::KeySchema>& var_keys() {
        "risk: historical moves as log returns (relative) or price changes (absolute)"},
       {"model.factors.history.ewma_lambda", "number", "none: unscaled moves, sample covariance", "in (0, 1)",
        "risk: EWMA decay; historical: moves scaled to today's volatility, Monte Carlo: EWMA covariance"},
+      {"model.factors.history.age_decay", "number", "none: every scenario weighs the same", "in (0, 1)",
+       "risk, historical: age-weighted simulation; the window ending k days before the newest weighs age_decay^k"},
   };
   return keys;
 }

@@ -64,8 +64,9 @@ std::string VarModel::describe() const {
     options += p.instrument == Instrument::Call || p.instrument == Instrument::Put ? 1 : 0;
   const std::string shocks =
       spec_.historical()
-          ? fmt::format("historical moves of {} windows from {} to {} ({})", spec_.scenarios(), spec_.window.first,
-                        spec_.window.second, spec_.history_file)
+          ? fmt::format("historical moves of {} windows from {} to {} ({}){}", spec_.scenarios(), spec_.window.first,
+                        spec_.window.second, spec_.history_file,
+                        spec_.age_weighted() ? fmt::format(", age-weighted (decay {:g})", spec_.age_decay) : "")
           : fmt::format("{} shocks{}", spec_.student_t ? fmt::format("Student-t ({:g} dof)", spec_.dof) : std::string("normal"),
                         spec_.history_file.empty() ? ""
                                                    : fmt::format(", covariance from {} to {} ({})", spec_.window.first,

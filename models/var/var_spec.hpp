@@ -54,9 +54,11 @@ struct VarSpec {
   // historical_log_spots[s * assets + i].
   std::vector<double> historical_log_spots;
   std::vector<std::string> scenario_start;
+  double age_decay = 0;  // historical, age-weighted: the newest scenario but k weighs age_decay^k; 0: all the same
   bool keep_pnl = false;  // model.keep_pnl: every scenario's P&L as the results' pnl table
   double horizon() const { return static_cast<double>(horizon_days) / kTradingDays; }
   bool historical() const { return method == Method::Historical; }
+  bool age_weighted() const { return historical() && age_decay > 0; }
   std::uint64_t scenarios() const { return assets.empty() ? 0 : historical_log_spots.size() / assets.size(); }
 };
 

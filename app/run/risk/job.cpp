@@ -34,9 +34,11 @@
 #include "app/run/lifecycle.hpp"
 #include "app/run/plan.hpp"
 #include "app/run/risk/checkpoints.hpp"
+#include "app/run/risk/scenario_units.hpp"
 #include "app/run/risk/units.hpp"
 #include "app/version.hpp"
 #include "app/run/signals.hpp"
+#include "models/var/age_weights.hpp"
 #include "models/var/bootstrap.hpp"
 #include "models/var/delta_var.hpp"
 #include "models/var/risk_kernel.hpp"
@@ -377,14 +379,26 @@ ScenarioRun RiskStages::results(const std::vector<std::string>&, const DeviceLis
     losses.resize(n);
     devices.front()->executor<RiskExecutor>().scenario_losses(kernel, 0, n, losses.data());
   }
+  // Age-weighted: VaR and ES of the weighted losses replace the passes' (which
+  // weigh every scenario the same), and the shares are weighted sums of the units'.
+  const bool aged = spec.age_weighted();
+  const std::vector<double> weights = aged ? var::age_weights(n, spec.age_decay) : std::vector<double>{};
+  std::vector<var::WeightedLevel> weighted;
   if (boot) {
-    const auto errors = var::bootstrap_errors(losses, spec.confidence, spec.horizon_days, run_.seed, var::kBootstrapResamples);
+    const auto errors =
+        var::bootstrap_errors(losses, spec.confidence, spec.horizon_days, run_.seed, var::kBootstrapResamples, weights);
     for (std::size_t l = 0; l < levels; ++l) {
       var::LevelFigures& f = figures[l];
+      if (aged) {
+        weighted.push_back(var::weighted_level(losses, weights, spec.confidence[l]));
+        f.var = weighted.back().var, f.es = weighted.back().es;
+      }
       f.var_se = errors[l].var_se, f.es_se = errors[l].es_se;
       f.var_lo = f.var - reduce::kZ95 * f.var_se, f.var_hi = f.var + reduce::kZ95 * f.var_se;
+      if (aged) weighted.back().band = var::var_band(losses, weights, f.var_lo, f.var_hi, weighted.back().var_scenario);
     }
   }
+  const ScenarioUnits aged_units = aged ? scenario_units(devices, kernel, weighted) : ScenarioUnits{};
   // One look at the scenarios the shares need, each once with all its bands, in
   // scenario order: per level, band 3l holds those ranked above the VaR, 3l + 1
   // those in its 95% band, 3l + 2 the VaR scenario.
@@ -404,7 +418,7 @@ ScenarioRun RiskStages::results(const std::vector<std::string>&, const DeviceLis
   }
   const std::size_t units = static_cast<std::size_t>(kernel.units());  // positions, then groups
   std::vector<Fixed> sums(2 * 3 * levels * units, 0);
-  if (!listed.empty()) devices.front()->executor<RiskExecutor>().position_sums(kernel, listed, masks, static_cast<int>(3 * levels), sums.data());
+  if (!listed.empty() && !aged) devices.front()->executor<RiskExecutor>().position_sums(kernel, listed, masks, static_cast<int>(3 * levels), sums.data());
 
   // Position k (revaluation order) is config position order[k].
   const std::vector<int> order = var::revaluation_order(spec);
@@ -428,10 +442,18 @@ ScenarioRun RiskStages::results(const std::vector<std::string>&, const DeviceLis
     scenario.estimates.push_back(f.es_estimate("es_" + name, n));
     quantile_rows.insert(quantile_rows.end(), {a, f.var, f.var_lo, f.var_hi, f.es, f.es_se});
     std::vector<reduce::Estimate> var_parts(positions), es_parts(positions);
+    // Unit k's shares, named NAME.
+    const auto var_of = [&](std::size_t k, const std::string& name) {
+      return aged ? var::weighted_var_share(weighted[l], f.var_se, aged_units.portfolio(), aged_units.unit(k), name)
+                  : var::var_share(f, unit_sums(l, k), fixed, name);
+    };
+    const auto es_of = [&](std::size_t k, const std::string& name) {
+      return aged ? var::weighted_es_share(weighted[l], aged_units.unit(k), name) : var::es_share(f, n, unit_sums(l, k), fixed, name);
+    };
     for (std::size_t k = 0; k < positions; ++k) {
       const auto i = static_cast<std::size_t>(order[k]);
-      var_parts[i] = var::var_share(f, unit_sums(l, k), fixed, "var_" + name + "." + spec.portfolio[i].name);
-      es_parts[i] = var::es_share(f, n, unit_sums(l, k), fixed, "es_" + name + "." + spec.portfolio[i].name);
+      var_parts[i] = var_of(k, "var_" + name + "." + spec.portfolio[i].name);
+      es_parts[i] = es_of(k, "es_" + name + "." + spec.portfolio[i].name);
     }
     for (std::size_t i = 0; i < positions; ++i) contribution_names.push_back(spec.portfolio[i].name);
     for (std::size_t i = 0; i < positions; ++i)
@@ -441,8 +463,8 @@ ScenarioRun RiskStages::results(const std::vector<std::string>&, const DeviceLis
     // holds their covariances (a grouping column's shares add up as the positions' do).
     for (std::size_t g = 0; g < groups.size(); ++g) {
       const std::string& group = groups[g].name;
-      var_parts.push_back(var::var_share(f, unit_sums(l, positions + g), fixed, "var_" + name + "." + group));
-      es_parts.push_back(var::es_share(f, n, unit_sums(l, positions + g), fixed, "es_" + name + "." + group));
+      var_parts.push_back(var_of(positions + g, "var_" + name + "." + group));
+      es_parts.push_back(es_of(positions + g, "es_" + name + "." + group));
       group_names.push_back(group);
       group_rows.insert(group_rows.end(), {a, static_cast<double>(g), var_parts.back().value, var_parts.back().std_error,
                                            es_parts.back().value, es_parts.back().std_error});
@@ -461,6 +483,12 @@ ScenarioRun RiskStages::results(const std::vector<std::string>&, const DeviceLis
   scenario.references = model.references();
   scenario.diagnostics = model.diagnostics();
   scenario.diagnostics.emplace_back("histogram_passes", histogram_passes);
+  if (aged) {
+    double squares = 0;  // the weights' effective number of scenarios, 1 / sum w^2 (Kish)
+    for (double w : weights) squares += w * w;
+    scenario.diagnostics.emplace_back("age_decay", spec.age_decay);
+    scenario.diagnostics.emplace_back("effective_scenarios", 1 / squares);
+  }
   if (boot) {
     scenario.diagnostics.emplace_back("bootstrap_resamples", var::kBootstrapResamples);
     scenario.diagnostics.emplace_back("bootstrap_block_scenarios", static_cast<double>(spec.horizon_days));
@@ -476,17 +504,23 @@ ScenarioRun RiskStages::results(const std::vector<std::string>&, const DeviceLis
   scenario.tables.push_back({"quantiles", {"level", "var", "var_ci_low", "var_ci_high", "es", "es_std_error"}, quantile_rows});
   scenario.tables.push_back({"contributions", {"level", "position", "var", "var_std_error", "es", "es_std_error"}, contribution_rows,
                              {}, contribution_names});
-  if (spec.keep_pnl) {  // P&L = -loss, per scenario (historical: named by its window's first date)
+  if (spec.keep_pnl) {  // P&L = -loss, per scenario (historical: named by its window's first date; age-weighted: its weight)
     std::vector<double> rows;
-    for (std::uint64_t s = 0; s < n; ++s) rows.insert(rows.end(), {static_cast<double>(s), -losses[s]});
-    scenario.tables.push_back({"pnl", {"scenario", "pnl"}, rows, {}, spec.historical() ? spec.scenario_start : std::vector<std::string>{}});
+    for (std::uint64_t s = 0; s < n; ++s) {
+      rows.insert(rows.end(), {static_cast<double>(s), -losses[s]});
+      if (aged) rows.push_back(weights[s]);
+    }
+    std::vector<std::string> columns{"scenario", "pnl"};
+    if (aged) columns.push_back("weight");
+    scenario.tables.push_back({"pnl", columns, rows, {}, spec.historical() ? spec.scenario_start : std::vector<std::string>{}});
   }
   if (!groups.empty())
     scenario.tables.push_back({"group_contributions", {"level", "group", "var", "var_std_error", "es", "es_std_error"},
                                group_rows, {}, group_names});
   // Each level's scenarios ranked above the VaR, by index: what pairs the VaR and
   // ES of two scenarios.
-  if (options.keep_tails)
+  // (Not age-weighted: a tail's pairing counts its scenarios the same.)
+  if (options.keep_tails && !aged)
     for (std::size_t l = 0; l < levels; ++l) {
       const var::LevelFigures& f = figures[l];
       const std::string name = var::level_name(spec.confidence[l]);
