@@ -13,9 +13,11 @@
 #include <map>
 
 #include "app/run/runner.hpp"
+#include "app/run/transport/statistics.hpp"
 #include "io/config.hpp"
 #include "io/results.hpp"
 #include "models/transport/analytic.hpp"
+#include "rng/stream.hpp"
 #include "transport_job.hpp"
 
 using namespace mcsim;
@@ -172,6 +174,50 @@ TEST_CASE("the bare PUb sphere of LA-13511 is critical", "[transport]") {
     CHECK(std::fabs(est.at(k).value - 1) < 4 * est.at(k).std_error);
     CHECK(est.at(k).std_error < 0.005);
   }
+}
+
+TEST_CASE("batch means see the correlation of successive generations that their spread misses", "[transport]") {
+  // AR(1) series x_t = rho x_(t-1) + sqrt(1 - rho^2) e_t (unit variance): the mean
+  // of n has variance (1 + rho) / (1 - rho) / n, the naive spread says 1 / n. Ten
+  // series each, so the batch estimate's own noise (about 16% a series) averages down.
+  for (const double rho : {0.0, 0.8}) {
+    INFO("rho " << rho);
+    double naive = 0, batch = 0;
+    for (std::uint64_t series = 0; series < 10; ++series) {
+      rng::Stream stream(5, series);
+      std::vector<double> x(20000);
+      double prev = 0;
+      for (double& v : x) v = prev = rho * prev + std::sqrt(1 - rho * rho) * rng::normals<double>(stream).z[0];
+      const KErrors e = k_errors(x);
+      CHECK(e.batches == kGenerationBatches);
+      CHECK(e.generations_per_batch == 1000);
+      naive += e.naive * e.naive / 10, batch += e.batch * e.batch / 10;
+    }
+    const double truth = std::sqrt((1 + rho) / (1 - rho) / 20000);
+    CHECK(std::sqrt(naive) == Approx(std::sqrt(1.0 / 20000)).epsilon(0.03));
+    CHECK(std::sqrt(batch) == Approx(truth).epsilon(0.12));
+  }
+}
+
+TEST_CASE("a large critical sphere's k has correlated generations: its error is from batches of them", "[transport]") {
+  // UD2O-1-0-SP of LA-13511 (R = 22.017156 cm, 12 mean free paths): the fission
+  // source carries each generation's fluctuations into the next, so k's error from
+  // single generations' spread is too small; the batch-means error, which k_eff
+  // carries, is the honest one. The small PUb sphere barely correlates.
+  const std::string ud2o = "  mode: eigenvalue\n"
+                           "  materials: [{ name: UD2O, total: 0.54628, scatter: 0.464338, fission: 0.054628, nu: 1.70 }]\n"
+                           "  geometry: { type: sphere, radii: [22.017156] }\n"
+                           "  regions: [UD2O]\n"
+                           "  eigenvalue: { inactive: 40, active: 200 }\n";
+  const auto r = run_cpu(transport_job(ud2o, "paths: 5_000"));
+  std::map<std::string, double> diag(r.scenarios.front().diagnostics.begin(), r.scenarios.front().diagnostics.end());
+  const auto est = by_name(r);
+  INFO("k_eff " << est.at("k_eff").value << " +- " << est.at("k_eff").std_error << ", ratio " << diag.at("k_eff_error_ratio"));
+  CHECK(diag.at("k_eff_error_ratio") > 1.3);
+  CHECK(est.at("k_eff").std_error == Approx(diag.at("k_eff_error_ratio") * diag.at("k_eff_naive_std_error")));
+  CHECK(diag.at("error_batches") == 20);
+  CHECK(diag.at("error_batch_generations") == 10);
+  CHECK(std::fabs(est.at("k_eff").value - 1) < 4 * est.at("k_eff").std_error);
 }
 
 TEST_CASE("the bare PUa slab of LA-13511 is critical", "[transport]") {

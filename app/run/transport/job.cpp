@@ -431,7 +431,7 @@ class EigenvalueStages : public TransportStages {
     const auto estimates = [&](std::uint64_t g0, std::uint64_t g1, io::ScenarioResult* out, bool with_table) {
       const std::vector<std::uint64_t> part(active_rows_.begin() + static_cast<std::ptrdiff_t>(g0 * slots_),
                                             active_rows_.begin() + static_cast<std::ptrdiff_t>(g1 * slots_));
-      const Batches b{part, slots_, n_ * (g1 - g0), n_};
+      const Batches b{part, slots_, n_ * (g1 - g0), n_, kGenerationBatches};
       double k_eff = 0;
       for (std::uint64_t g = g0; g < g1; ++g)
         for (std::size_t i = 0; i < 3; ++i) k_eff += weights[i] * k_active_[g][i] / static_cast<double>(g1 - g0);
@@ -441,10 +441,16 @@ class EigenvalueStages : public TransportStages {
       out->estimates.push_back(b.of("k_track", transport::slot::KTrack));
       tally_estimates(model_, view_, b, out, with_table);
     };
-    const reduce::Estimate k_eff = combined_k(k_active_, &weights);
+    reduce::Estimate k_eff = combined_k(k_active_, &weights);
     if (weights.size() != 3) weights = {1, 0, 0};  // no combination: the collision estimator
     estimates(0, active, &scenario, true);
-    scenario.estimates.front() = k_eff;  // with its error from the estimators' covariance
+    // k_eff's error: batch means of the combined k of each generation.
+    std::vector<double> k_combined;
+    for (const auto& g : k_active_) k_combined.push_back(weights[0] * g[0] + weights[1] * g[1] + weights[2] * g[2]);
+    const KErrors k_error = k_errors(k_combined);
+    if (k_eff.std_error > 0 && std::isfinite(k_error.batch))  // (0: an exact estimator)
+      k_eff = reduce::normal_estimate("k_eff", k_eff.value, k_error.batch, k_eff.samples);
+    scenario.estimates.front() = k_eff;
     // The same on batches of generations, for paired differences between scenarios.
     const std::uint64_t B = reduce::batch_count(active);
     for (std::uint64_t k = 0; k < B; ++k) {
@@ -456,6 +462,10 @@ class EigenvalueStages : public TransportStages {
     scenario.diagnostics.emplace_back("k_weight_collision", weights[0]);
     scenario.diagnostics.emplace_back("k_weight_absorption", weights[1]);
     scenario.diagnostics.emplace_back("k_weight_track", weights[2]);
+    scenario.diagnostics.emplace_back("k_eff_naive_std_error", k_error.naive);
+    scenario.diagnostics.emplace_back("k_eff_error_ratio", k_error.naive > 0 ? k_error.batch / k_error.naive : NAN);
+    scenario.diagnostics.emplace_back("error_batches", static_cast<double>(k_error.batches));
+    scenario.diagnostics.emplace_back("error_batch_generations", static_cast<double>(k_error.generations_per_batch));
     double h_mean = 0;
     for (std::size_t g = spec_.inactive; g < spec_.inactive + active; ++g) h_mean += generation_rows_[g * kRow + 4] / static_cast<double>(active);
     scenario.diagnostics.emplace_back("entropy_active_mean", h_mean);

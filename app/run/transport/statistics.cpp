@@ -102,4 +102,25 @@ reduce::Estimate combined_k(const std::vector<std::array<double, 3>>& k, std::ve
   return reduce::normal_estimate("k_eff", mean[0], NAN, n);
 }
 
+KErrors k_errors(const std::vector<double>& k) {
+  const std::uint64_t n = k.size(), B = std::min(n, kGenerationBatches);
+  KErrors out;
+  if (n < 2) return out;
+  double mean = 0, ss = 0, batch_ss = 0;
+  for (double x : k) mean += x / static_cast<double>(n);
+  for (double x : k) ss += (x - mean) * (x - mean);
+  out.naive = std::sqrt(ss / static_cast<double>(n - 1) / static_cast<double>(n));
+  out.batches = B, out.generations_per_batch = n;
+  for (std::uint64_t b = 0; b < B; ++b) {
+    const auto [first, last] = reduce::batch_rows(b, B, n);
+    double m = 0;
+    for (std::uint64_t g = first; g < last; ++g) m += k[g];
+    const double size = static_cast<double>(last - first);
+    batch_ss += size * (m / size - mean) * (m / size - mean);
+    out.generations_per_batch = std::min(out.generations_per_batch, last - first);
+  }
+  out.batch = B > 1 ? std::sqrt(batch_ss / (static_cast<double>(n) * static_cast<double>(B - 1))) : NAN;
+  return out;
+}
+
 }  // namespace mcsim

@@ -2,7 +2,9 @@
 // of fixed-point tally slots, the estimates and flux table a job asked for, and
 // the combination of k's three estimators.
 #pragma once
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,29 +12,41 @@
 #include "io/results.hpp"
 #include "models/transport/transport_kernel.hpp"
 #include "models/transport/transport_model.hpp"
+#include "reduce/paired.hpp"
 #include "reduce/stats.hpp"
 
 namespace mcsim {
 
-// Batch statistics over rows of slots, each row a batch of histories.
+// Batch statistics over rows of slots, each row a batch of histories, or B
+// batches of consecutive rows (reduce::batch_rows: generations, whose tallies are
+// correlated, in batches long enough for their means to be nearly independent).
 // Every slot's exact sum and squared spread come from two passes along the rows
 // (memory order), so a mesh of many bins costs two reads of the rows.
 class Batches {
  public:
-  // Row r is a batch of `per_row` histories, the last one of what `total` leaves.
-  Batches(const std::vector<std::uint64_t>& rows, std::size_t slots, std::uint64_t total, std::uint64_t per_row)
-      : rows_(rows), slots_(slots), total_(total), exact_(slots, 0), ss_(slots, 0) {
-    for (std::size_t r = 0; r < count(); ++r) {
-      sizes_.push_back(static_cast<double>(std::min(per_row, total - r * per_row)));
+  // Row r holds `per_row` histories, the last one what `total` leaves; B = 0: a
+  // batch per row.
+  Batches(const std::vector<std::uint64_t>& rows, std::size_t slots, std::uint64_t total, std::uint64_t per_row,
+          std::uint64_t B = 0)
+      : rows_(rows), slots_(slots), total_(total), per_row_(per_row), exact_(slots, 0), ss_(slots, 0) {
+    const std::uint64_t R = rows.size() / slots;
+    B_ = B == 0 ? R : std::min(B, R);
+    for (std::size_t r = 0; r < R; ++r)
       for (std::size_t i = 0; i < slots; ++i) exact_[i] += rows[r * slots + i];
-    }
-    for (std::size_t r = 0; r < count(); ++r)
+    std::vector<unsigned __int128> sum(slots);
+    for (std::uint64_t b = 0; b < B_; ++b) {
+      const auto [first, last] = reduce::batch_rows(b, B_, R);
+      std::fill(sum.begin(), sum.end(), 0);
+      for (std::uint64_t r = first; r < last; ++r)
+        for (std::size_t i = 0; i < slots; ++i) sum[i] += rows[r * slots + i];
+      sizes_.push_back(size(first, last));
       for (std::size_t i = 0; i < slots; ++i) {
-        const double d = units(rows[r * slots + i]) / sizes_[r] - mean(exact_[i]);
-        ss_[i] += sizes_[r] * d * d;
+        const double d = units(sum[i]) / sizes_.back() - mean(exact_[i]);
+        ss_[i] += sizes_.back() * d * d;
       }
+    }
   }
-  std::size_t count() const { return rows_.size() / slots_; }
+  std::size_t count() const { return B_; }
   // The mean per history of one slot, times `scale`, with the error of the batch
   // means' spread.
   reduce::Estimate of(const std::string& name, int slot, double scale = 1) const {
@@ -41,35 +55,53 @@ class Batches {
   }
   // The same for the sum of the slots [first, last).
   reduce::Estimate of_sum(const std::string& name, int first, int last) const {
-    const auto slots = [&](std::size_t r) {
+    const std::uint64_t R = rows_.size() / slots_;
+    const auto slots = [&](std::uint64_t r0, std::uint64_t r1) {
       unsigned __int128 s = 0;
-      for (int i = first; i < last; ++i) s += rows_[r * slots_ + static_cast<std::size_t>(i)];
+      for (std::uint64_t r = r0; r < r1; ++r)
+        for (int i = first; i < last; ++i) s += rows_[r * slots_ + static_cast<std::size_t>(i)];
       return s;
     };
-    unsigned __int128 exact = 0;
-    for (std::size_t r = 0; r < count(); ++r) exact += slots(r);
+    const unsigned __int128 exact = slots(0, R);
     double ss = 0;
-    for (std::size_t r = 0; r < count(); ++r) {
-      const double d = units(slots(r)) / sizes_[r] - mean(exact);
-      ss += sizes_[r] * d * d;
+    for (std::uint64_t b = 0; b < B_; ++b) {
+      const auto [r0, r1] = reduce::batch_rows(b, B_, R);
+      const double d = units(slots(r0, r1)) / sizes_[b] - mean(exact);
+      ss += sizes_[b] * d * d;
     }
     return estimate(name, mean(exact), ss, 1);
   }
 
  private:
   static double units(unsigned __int128 v) { return static_cast<double>(v) * transport::kTallyUnit; }
+  double size(std::uint64_t first, std::uint64_t last) const {  // histories in rows [first, last)
+    return static_cast<double>(std::min(per_row_ * last, total_) - per_row_ * first);
+  }
   double mean(unsigned __int128 exact) const { return units(exact) / static_cast<double>(total_); }
   reduce::Estimate estimate(const std::string& name, double mean, double ss, double scale) const {
-    const std::size_t B = count();
-    const double se = B > 1 ? std::sqrt(ss / (static_cast<double>(total_) * static_cast<double>(B - 1))) : NAN;
+    const double se = B_ > 1 ? std::sqrt(ss / (static_cast<double>(total_) * static_cast<double>(B_ - 1))) : NAN;
     return reduce::normal_estimate(name, mean * scale, se * scale, total_);
   }
   const std::vector<std::uint64_t>& rows_;
   std::size_t slots_;
-  std::uint64_t total_;
+  std::uint64_t total_, per_row_, B_ = 0;
   std::vector<unsigned __int128> exact_;
   std::vector<double> ss_, sizes_;
 };
+
+// Eigenvalue runs: successive generations' k and tallies are correlated (the
+// fission source carries each one's fluctuations into the next), so the spread of
+// single generations understates the error of their mean, far more so in a large
+// system. Errors come from batch means over kGenerationBatches batches of
+// consecutive generations instead (fewer when the run has fewer generations); the
+// naive error beside them says by how much the correlation mattered.
+constexpr std::uint64_t kGenerationBatches = 20;
+// k's error both ways, from each active generation's k (its estimators combined).
+struct KErrors {
+  double naive = 0, batch = 0;
+  std::uint64_t batches = 0, generations_per_batch = 0;  // the shortest batch's
+};
+KErrors k_errors(const std::vector<double>& k);
 
 // The tallies a job asked for, and the flux mesh as a table (with_table false: a
 // batch's estimates, for paired differences).
