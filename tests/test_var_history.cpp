@@ -443,6 +443,51 @@ TEST_CASE("a grouping column's shares are its positions' losses summed per scena
   CHECK(t->data[1 * 6 + 2] == est.at("var_0.8.desk=rates").value);
 }
 
+TEST_CASE("a group's standalone VaR and ES are its positions' own, as a book of them alone", "[var][historical]") {
+  // Desk eq (a stock and its hedge) never loses: its own VaR and ES are 0. Desk rates
+  // is the whole book's risk; book x (stocks A and B) is the order statistic of
+  // its two positions' losses, computed here by hand.
+  const std::string history = write("history.csv", history_csv());
+  const std::string book = write("standalone.csv",
+                                 "id,type,underlying,quantity,strike,maturity,desk,book\n"
+                                 "a,stock,A,1000,,,eq,x\n"
+                                 "hedge,stock,A,-1000,,,eq,y\n"
+                                 "b,stock,B,-500,,,rates,x\n"
+                                 "fwd,forward,B,300,41,1,rates,y\n");
+  const auto r = run_cpu(historical_job(history, "", "  portfolio: { file: " + book + ", groups: [desk, book], standalone: true }\n"));
+  const auto est = by_name(r);
+  const int h = 5, n = kDays - h;
+  const double sa = as_written(price_a(kDays - 1)), sb = as_written(price_b(kDays - 1));
+  std::vector<double> x;
+  for (int d = 0; d < n; ++d)
+    x.push_back(-1000 * sa * (as_written(price_a(d + h)) / as_written(price_a(d)) - 1) +
+                500 * sb * (as_written(price_b(d + h)) / as_written(price_b(d)) - 1));
+  std::sort(x.begin(), x.end());
+  std::map<std::string, double> diag(r.scenarios.front().diagnostics.begin(), r.scenarios.front().diagnostics.end());
+  for (const auto& [level, k] : std::vector<std::pair<std::string, int>>{{"0.8", 92}, {"0.9", 104}, {"0.95", 110}, {"0.975", 113}}) {
+    INFO(level);
+    CHECK(est.at("standalone_var_" + level + ".desk=eq").value == 0);
+    CHECK(est.at("standalone_es_" + level + ".desk=eq").value == 0);
+    CHECK(est.at("standalone_var_" + level + ".desk=rates").value == Approx(est.at("var_" + level).value).epsilon(1e-12));
+    CHECK(est.at("standalone_es_" + level + ".desk=rates").value == Approx(est.at("es_" + level).value).epsilon(1e-12));
+    CHECK(est.at("standalone_var_" + level + ".book=x").value == Approx(x[static_cast<std::size_t>(k - 1)]).epsilon(1e-9));
+    CHECK(est.at("standalone_var_" + level + ".book=x").std_error > 0);
+    // The desks' standalone VaRs add up to the book's: nothing to diversify.
+    CHECK(diag.at("diversification_" + level + ".desk") == Approx(0).margin(1e-9 * est.at("var_" + level).value));
+  }
+  // Each group's loss histogram: all the windows, eq's in the one bin of 0.
+  const auto& tables = r.scenarios.front().tables;
+  const auto t = std::find_if(tables.begin(), tables.end(), [](const io::Table& y) { return y.name == "group_loss_histograms"; });
+  REQUIRE(t != tables.end());
+  std::map<std::string, double> counts;
+  std::map<std::string, int> rows;
+  for (std::size_t i = 0; i < t->row_names.size(); ++i) counts[t->row_names[i]] += t->data[4 * i + 3], ++rows[t->row_names[i]];
+  for (const char* g : {"desk=eq", "desk=rates", "book=x", "book=y"}) CHECK(counts.at(g) == n);
+  CHECK(rows.at("desk=eq") == 1);
+  CHECK(has_line(errors_of(historical_job(history, "", "  portfolio: { file: " + book + ", standalone: true }\n")),
+                 "model.portfolio.standalone: a group's own VaR needs grouping columns"));
+}
+
 TEST_CASE("mistakes in a positions file name its line and column", "[var][historical][config]") {
   const std::string history = write("history.csv", history_csv());
   const auto errors = [&](const std::string& name, const std::string& csv, const std::string& groups = "") {

@@ -32,6 +32,8 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
     }
     if (!list.IsSequence()) b.error("groups", "a list of the file's grouping columns, e.g. [desk, book]");
   }
+  s.standalone = b.choice("standalone", {"false", "true"}, std::string("false")) == "true";
+  if (s.standalone && s.group_columns.empty()) b.error("standalone", "a group's own VaR needs grouping columns (groups)");
   const std::string digest = b.text("digest", std::string(""));
   const auto csv = io::data_file(b);
   if (!csv) return;

@@ -266,6 +266,8 @@ const std::vector<io::KeySchema>& var_keys() {
        "risk: a CSV of positions: id, type, underlying, quantity, option, strike, maturity and grouping columns"},
       {"model.portfolio.groups", "any", "none", "",
        "risk: the file's grouping columns (desk, book, ...), reported per value"},
+      {"model.portfolio.standalone", "one of", "false", "false, true",
+       "risk: also each group's own VaR and ES (standalone_var_<level>.<group>) and loss histogram, a run of its positions"},
       {"model.portfolio.digest", "text", "-", "",
        "written by mcsim: the positions file's digest (HEX of PATH); read again over a changed file, the job is refused"},
       {"model.portfolio[].name", "text", "p0, p1, ...", "",

@@ -32,6 +32,10 @@ std::vector<std::string> VarModel::outputs() const {
       for (const Position& p : spec_.portfolio) out.push_back(figure + level_name(a) + "." + p.name);
       for (const ShareGroup& g : groups) out.push_back(figure + level_name(a) + "." + g.name);
     }
+  if (spec_.standalone)
+    for (double a : spec_.confidence)
+      for (const char* figure : {"standalone_var_", "standalone_es_"})
+        for (const ShareGroup& g : groups) out.push_back(figure + level_name(a) + "." + g.name);
   return out;
 }
 

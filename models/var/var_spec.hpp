@@ -46,6 +46,7 @@ struct VarSpec {
   double rate = 0;
   std::vector<Position> portfolio;
   std::vector<std::string> group_columns;  // a positions file's grouping columns (desk, book, ...)
+  bool standalone = false;  // each group's own VaR, ES and loss histogram too (a run of its positions)
   // A history (model.factors.history): its file and its window's first and last dates.
   std::string history_file;
   std::pair<std::string, std::string> window;

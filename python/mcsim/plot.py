@@ -10,6 +10,9 @@ file's plots as PNGs with what each was drawn from (plots.json):
                               the inactive generations shaded, and the entropy of
                               the fission source
   <scenario>.pnl.png          the P&L histogram with each level's VaR and ES
+  <scenario>.pnl_groups.png   risk with model.portfolio.standalone: each group's
+                              own P&L distribution and standalone VaR, a panel
+                              per grouping column
   <scenario>.flux.png         the flux against depth or radius, region boundaries
                               marked, the closed form where there is one
   sweep.<estimate>.png        an estimate across a sweep's grid
@@ -181,6 +184,48 @@ def pnl(results, scenario="base"):
     return fig, record
 
 
+def pnl_groups(results, scenario="base"):
+    """Each group's own P&L distribution (model.portfolio.standalone), one panel per
+    grouping column, with the group's standalone VaR at the first level."""
+    if "group_loss_histograms" not in results.tables:
+        return None, {}
+    h = results.tables["group_loss_histograms"]
+    h = h[(h.scenario == scenario) & np.isfinite(h["low"]) & np.isfinite(h["high"])]
+    alone = results.tables["group_standalone"]
+    alone = alone[alone.scenario == scenario]
+    level = alone["level"].min()
+    groups = list(dict.fromkeys(h["name"]))
+    columns = list(dict.fromkeys(g.split("=", 1)[0] for g in groups))
+    fig, axes = plt.subplots(len(columns), 1, figsize=(8, 3.2 * len(columns)), squeeze=False)
+    record = {"kind": "pnl_groups", "scenario": scenario, "level": float(level), "groups": {}}
+    for ax, column in zip(axes[:, 0], columns):
+        mine = [g for g in groups if g.split("=", 1)[0] == column]
+        rows = h[h["name"].isin(mine)]
+        # The loss bins regrouped on one grid of 60 for the column's groups; P&L = -loss.
+        centre_all = -(rows["low"].to_numpy() + rows["high"].to_numpy()) / 2
+        edges = np.linspace(centre_all.min(), centre_all.max() + 1e-9 * max(1.0, abs(centre_all.max())), 61)
+        many = False
+        for i, g in enumerate(mine):
+            one = rows[rows["name"] == g]
+            centre = -(one["low"].to_numpy() + one["high"].to_numpy()) / 2
+            count = one["count"].to_numpy()
+            binned, _ = np.histogram(centre, bins=edges, weights=count)
+            density = binned / count.sum() / np.diff(edges)
+            many = many or count.sum() >= 10000
+            var = float(alone[(alone["name"] == g) & (alone["level"] == level)]["var"].iloc[0])
+            ax.stairs(density, edges, color=f"C{i}", lw=1.2, label=f"{g.split('=', 1)[1]}: VaR {readable(var)}")
+            ax.axvline(-var, color=f"C{i}", ls="--", lw=0.8)
+            record["groups"][g] = {"scenarios": float(count.sum()), "var": var}
+        if many:
+            ax.set_yscale("log")
+        ax.set_ylabel("density")
+        ax.set_title(f"{scenario}: P&L by {column}, standalone VaR {level:.1%} dashed", fontsize=9)
+        ax.legend(fontsize=7)
+    axes[-1, 0].set_xlabel("P&L at the horizon (losses are negative)")
+    fig.tight_layout()
+    return fig, record
+
+
 def _geometry(results, scenario):
     """The scenario's geometry block (its override, else the job's), or {}."""
     import yaml
@@ -292,7 +337,8 @@ def save_all(results, outdir):
         manifest[name] = record
 
     for s in results.scenario_names:
-        for kind, draw in (("convergence", convergence), ("k", k_plot), ("pnl", pnl), ("flux", flux)):
+        for kind, draw in (("convergence", convergence), ("k", k_plot), ("pnl", pnl), ("pnl_groups", pnl_groups),
+                           ("flux", flux)):
             save(f"{_file_name(s)}.{kind}.png", *draw(results, s))
     for name, fig, record in sweeps(results):
         save(name, fig, record)

@@ -95,6 +95,20 @@ def test_pnl_marks_var_and_es_with_readable_numbers(tmp_path):
     assert plot.readable(19243.687) == "19,244" and plot.readable(0.99) == "0.99"
 
 
+def test_each_groups_own_pnl_distribution_with_its_standalone_var(tmp_path):
+    r = mcsim.open(run(tmp_path, "var-historical.yaml", "model.portfolio.standalone=true", "scenarios=null"))
+    m = saved(r, tmp_path / "g")
+    g = m["base.pnl_groups.png"]
+    alone = r.tables["group_standalone"]
+    first = alone[alone["level"] == alone["level"].min()]
+    assert g["level"] == 0.975
+    assert sorted(g["groups"]) == sorted(first["name"])
+    for name, drawn in g["groups"].items():
+        assert drawn["var"] == r.estimate(f"standalone_var_0.975.{name}")["value"]
+        assert drawn["scenarios"] == r.provenance["paths"]  # every window in each group's histogram
+    assert "base.pnl_groups.png" not in saved(mcsim.open(run(tmp_path, "var.yaml", "run.paths=20000")), tmp_path / "v")
+
+
 def test_eigenvalue_k_and_entropy_per_generation(tmp_path):
     r = mcsim.open(run(tmp_path, "transport-eigen-slab.yaml", "run.paths=5000", "model.eigenvalue.inactive=10",
                        "model.eigenvalue.active=30"))

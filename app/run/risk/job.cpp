@@ -35,6 +35,7 @@
 #include "app/run/plan.hpp"
 #include "app/run/risk/checkpoints.hpp"
 #include "app/run/risk/scenario_units.hpp"
+#include "app/run/risk/standalone.hpp"
 #include "app/run/risk/units.hpp"
 #include "app/version.hpp"
 #include "app/run/signals.hpp"
@@ -554,7 +555,10 @@ ScenarioRun RiskStages::results(const std::vector<std::string>&, const DeviceLis
 }  // namespace
 
 ScenarioRun run_risk_scenario(const io::Job& job, const RunOptions& options, const DeviceList& devices) {
-  return run_risk_job(job, dynamic_cast<const var::VarModel&>(*job.model), options, devices);
+  const auto& model = dynamic_cast<const var::VarModel&>(*job.model);
+  ScenarioRun r = run_risk_job(job, model, options, devices);
+  if (model.spec().standalone) add_standalone(job, model, options, devices, r);
+  return r;
 }
 
 ScenarioRun run_risk_job(const io::Job& job, const var::VarModel& model, const RunOptions& options,
