@@ -354,7 +354,7 @@ const std::vector<KeySchema>& loader_keys() {
       {"run.paths", "whole number", "", ">= 1, <= 9223372036854775808",
        "paths, scenarios or particle histories (per generation for eigenvalue runs); 1e7 and 10_000_000 work"},
       {"run.seed", "whole number", "0", ">= 0",
-       "the Philox key: the same seed gives the same bits on any backend, rank or device count"},
+       "the Philox key: the same seed gives the same bits on any thread, rank or device count of one backend"},
       {"run.chunk_paths", "whole number", "chosen by the planner (see README)", ">= 4",
        "paths per chunk, the unit of work, reduction and checkpoints (a multiple of 4)"},
       {"run.backend", "one of", "auto", "auto, cpu, cuda",
