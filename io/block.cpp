@@ -2,6 +2,8 @@
 
 #include "io/schema.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -404,6 +406,13 @@ void Block::finish() {
                     (hint.empty() ? " (allowed: " + join(allowed) + ")"
                                   : " (did you mean '" + hint + "'?)"));
   }
+}
+
+YAML::Node number_sequence(const std::vector<double>& v) {
+  YAML::Node n(YAML::NodeType::Sequence);
+  for (double x : v) n.push_back(fmt::format("{:.17g}", x));
+  n.SetStyle(YAML::EmitterStyle::Flow);
+  return n;
 }
 
 }  // namespace mcsim::io

@@ -111,4 +111,8 @@ class Block {
   bool valid_ = true;
 };
 
+// Numbers as a flow sequence that reads back to the same doubles (17 digits): data
+// read from a file, put inline into the job's text (Block::set).
+YAML::Node number_sequence(const std::vector<double>& v);
+
 }  // namespace mcsim::io

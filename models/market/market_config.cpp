@@ -25,13 +25,6 @@ struct Column {
   std::vector<std::string> where;
 };
 
-YAML::Node sequence(const std::vector<double>& v) {
-  YAML::Node n(YAML::NodeType::Sequence);
-  for (double x : v) n.push_back(fmt::format("{:.17g}", x));
-  n.SetStyle(YAML::EmitterStyle::Flow);
-  return n;
-}
-
 // A config list, each value checked against `range`.
 Column config_column(io::Block& b, const std::string& key, io::Range range) {
   Column c;
@@ -95,8 +88,8 @@ Curve parse_curve(io::Block& parent, const std::string& key, bool discount_facto
       }
       if (b.valid()) {  // the data, inline in the job's text
         b.remove("file");
-        b.set("times", sequence(t.values));
-        b.set(as_factors ? "discount_factors" : "zero_rates", sequence(value.values));
+        b.set("times", io::number_sequence(t.values));
+        b.set(as_factors ? "discount_factors" : "zero_rates", io::number_sequence(value.values));
         b.set("loaded_from", YAML::Node(csv->file));
       }
     }
@@ -244,10 +237,10 @@ void surface_from_file(io::Block& b, VolSurface& s) {
     }
   }
   b.remove("file");
-  b.set("expiries", sequence(s.expiries));
-  b.set("strikes", sequence(s.strikes));
+  b.set("expiries", io::number_sequence(s.expiries));
+  b.set("strikes", io::number_sequence(s.strikes));
   YAML::Node rows(YAML::NodeType::Sequence);
-  for (const auto& r : s.vols) rows.push_back(sequence(r));
+  for (const auto& r : s.vols) rows.push_back(io::number_sequence(r));
   b.set("vols", rows);
   b.set("loaded_from", YAML::Node(csv->file));
 }

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "io/schema.hpp"
+#include "models/transport/mgxs_library.hpp"
 #include "models/transport/transport_spec.hpp"
 
 namespace mcsim::transport {
@@ -52,9 +53,85 @@ std::vector<double> per_group(io::Block& b, const std::string& key, int groups, 
   return v;
 }
 
+// A material's cross sections from an MGXS library (models/transport/mgxs_library.hpp),
+// put inline into the job's text (so a resume or a rerun reads what this run did)
+// as the keys below read them, with `loaded_from` saying whence. A collision that is
+// not an absorption scatters, to the groups in proportion to the library's P0 row
+// (OpenMC's multigroup rule: libraries whose scattering does not fill total -
+// absorption, such as C5G7's, mean it so); `correction: transport` first takes each
+// group's P1 out-scatter from its total and its in-group scattering.
+bool load_library(io::Block& b, const std::string& material) {
+  io::Block lib = b.child("library", true);
+  const std::string file = lib.text("file", std::nullopt);
+  lib.schema_note("set", "the material's name");
+  const std::string set = lib.text("set", material);
+  lib.schema_note("temperature", "the data set's only one");
+  const std::string temperature = lib.text("temperature", std::string(""));
+  const bool correct = lib.choice("correction", {"none", "transport"}, std::string("none")) == "transport";
+  lib.finish();
+  for (const char* k : {"total", "scatter", "fission", "nu", "chi", "capture"})
+    if (b.has(k)) b.error(k, "the cross sections come from the library; give them there or here, not both");
+  if (!lib.valid() || !b.valid()) return false;
+  LibraryMaterial x;
+  try {
+    x = read_library_material(b.data_path(file), set, temperature);
+  } catch (const std::exception& e) {
+    lib.error("file", e.what());
+    return false;
+  }
+  const auto fail = [&lib](const char* key, const std::string& message) {
+    lib.error(key, message);
+    return false;
+  };
+  const int G = x.groups;
+  const auto at = [G](int g, int h) { return static_cast<std::size_t>(g * G + h); };
+  std::vector<double> nu(static_cast<std::size_t>(G), 0.0), capture(nu);
+  for (int g = 0; g < G; ++g) {
+    const auto i = static_cast<std::size_t>(g);
+    if (correct) {
+      double p1 = 0;
+      for (int h = 0; h < G; ++h) p1 += x.scatter_p1[at(g, h)];
+      x.total[i] -= p1, x.scatter[at(g, g)] -= p1;
+      if (!(x.scatter[at(g, g)] >= 0) || !(x.total[i] > 0))
+        return fail("correction", fmt::format("{}: group {}'s P1 out-scatter {} exceeds its in-group scattering", set, g + 1, p1));
+    }
+    double out = 0;
+    for (int h = 0; h < G; ++h) out += x.scatter[at(g, h)];
+    const double scatters = x.total[i] - x.absorption[i];
+    if (scatters < -kBalanceTolerance * x.total[i] || (scatters > kBalanceTolerance * x.total[i] && !(out > 0)))
+      return fail("file", fmt::format("{}: group {} has total {} and absorption {}, and no scattering to fill the rest",
+                                      set, g + 1, x.total[i], x.absorption[i]));
+    for (int h = 0; h < G; ++h) x.scatter[at(g, h)] = out > 0 ? x.scatter[at(g, h)] * std::max(0.0, scatters) / out : 0.0;
+    capture[i] = x.absorption[i] - x.fission[i];
+    if (capture[i] < -kBalanceTolerance * x.total[i])
+      return fail("file", fmt::format("{}: group {}'s fission {} exceeds its absorption {}", set, g + 1, x.fission[i],
+                                      x.absorption[i]));
+    capture[i] = std::max(0.0, capture[i]);
+    if (x.nu_fission[i] > 0 && !(x.fission[i] > 0))
+      return fail("file", fmt::format("{}: group {} has nu-fission {} but no fission", set, g + 1, x.nu_fission[i]));
+    nu[i] = x.fission[i] > 0 ? x.nu_fission[i] / x.fission[i] : 0.0;
+  }
+  YAML::Node rows(YAML::NodeType::Sequence);
+  for (int g = 0; g < G; ++g)
+    rows.push_back(io::number_sequence(std::vector<double>(x.scatter.begin() + static_cast<std::ptrdiff_t>(at(g, 0)),
+                                                           x.scatter.begin() + static_cast<std::ptrdiff_t>(at(g, 0) + G))));
+  b.remove("library");
+  b.set("total", io::number_sequence(x.total));
+  if (G == 1) b.set("scatter", YAML::Node(fmt::format("{:.17g}", x.scatter.front())));
+  else b.set("scatter", rows);
+  b.set("fission", io::number_sequence(x.fission));
+  b.set("nu", io::number_sequence(nu));
+  b.set("chi", io::number_sequence(x.chi));
+  b.set("capture", io::number_sequence(capture));
+  b.set("loaded_from", YAML::Node(fmt::format("{}: /{}/{}{}", file, set, x.temperature, correct ? ", transport-corrected" : "")));
+  return true;
+}
+
 Material read_material(io::Block& b) {
   Material m;
   m.name = b.text("name", std::nullopt);
+  b.text("loaded_from", std::string(""));  // where a library's data came from, once put inline
+  if (b.has("library") && !load_library(b, m.name)) return m;  // its error said why
   // The group count follows `total`: one number, or a list of G.
   m.groups = b.has("total") && !b.has_scalar("total") ? static_cast<int>(b.reals("total", kNonNegative).size()) : 1;
   if (m.groups < 1) m.groups = 1;
@@ -80,6 +157,7 @@ Material read_material(io::Block& b) {
   m.nu = per_group(b, "nu", G, 0.0);
   m.chi = per_group(b, "chi", G, G == 1 ? 1.0 : 0.0);  // one group: every neutron is born in it
   m.mean_cosine = b.real("mean_cosine", 0.0, Range{-1.0 / 3, 1.0 / 3});
+  b.schema_note("capture", "what the total leaves");
   const bool capture_given = b.has("capture");
   m.capture = per_group(b, "capture", G, 0.0);
   b.finish();
@@ -339,6 +417,20 @@ const std::vector<io::KeySchema>& transport_keys() {
        "transport: the fission spectrum over the groups (sums to 1)"},
       {"model.materials[].mean_cosine", "number", "0", "in [-0.333333, 0.333333]",
        "transport: the mean cosine of linearly anisotropic scattering (0: isotropic)"},
+      {"model.materials[].capture", "list of numbers or number", "what the total leaves", ">= 0",
+       "transport: the capture cross section per group, which must add up with scattering and fission to the total"},
+      {"model.materials[].library", "block", "", "",
+       "transport: the cross sections from an HDF5 library in OpenMC's MGXS layout, instead of total, scatter, ..."},
+      {"model.materials[].library.file", "text", "", "",
+       "transport: the library (mgxs.h5), taken from the config's folder when relative"},
+      {"model.materials[].library.set", "text", "the material's name", "",
+       "transport: the library's data set for this material"},
+      {"model.materials[].library.temperature", "text", "the data set's only one", "",
+       "transport: the data set's temperature, e.g. 294K"},
+      {"model.materials[].library.correction", "one of", "none", "none, transport",
+       "transport: transport: each group's P1 out-scatter taken from its total and in-group scattering"},
+      {"model.materials[].loaded_from", "text", "-", "",
+       "written by mcsim: the library, data set and temperature a material's inline cross sections came from"},
       {"model.geometry", "block", "", "",
        "transport: the shape and its surfaces"},
       {"model.geometry.type", "one of", "", "infinite, slab, sphere",
