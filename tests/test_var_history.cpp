@@ -68,6 +68,14 @@ const std::string kBook =
     "    - { name: b, type: stock, asset: B, quantity: -500 }\n"
     "    - { name: fwd, type: forward, asset: B, strike: 41, maturity: 1, quantity: 300 }\n";
 
+// Desks eq (a stock and its exact hedge) and rates, books x and y across them.
+const std::string kGroupedBook =
+    "id,type,underlying,quantity,strike,maturity,desk,book\n"
+    "a,stock,A,1000,,,eq,x\n"
+    "hedge,stock,A,-1000,,,eq,y\n"
+    "b,stock,B,-500,,,rates,x\n"
+    "fwd,forward,B,300,41,1,rates,y\n";
+
 std::string historical_job(const std::string& history_path, const std::string& history_extra = "",
                            const std::string& portfolio = "  portfolio:\n" + kBook) {
   return "run: { name: hs, seed: 3 }\n"
@@ -86,6 +94,13 @@ std::map<std::string, reduce::Estimate> by_name(const io::Results& r) {
   std::map<std::string, reduce::Estimate> m;
   for (const auto& e : r.scenarios.front().estimates) m[e.name] = e;
   return m;
+}
+// The book's positions' shares of level `name` add up to its VaR and ES.
+void check_shares_add_up(const std::map<std::string, reduce::Estimate>& est, const std::string& name, double var, double es) {
+  double var_sum = 0, es_sum = 0;
+  for (const char* p : {"a", "b", "fwd"}) var_sum += est.at("var_" + name + "." + p).value, es_sum += est.at("es_" + name + "." + p).value;
+  CHECK(var_sum == Approx(var).epsilon(1e-9));
+  CHECK(es_sum == Approx(es).epsilon(1e-9));
 }
 const var::VarSpec& spec_of(const io::Job& job) { return dynamic_cast<const var::VarModel&>(*job.model).spec(); }
 
@@ -124,11 +139,7 @@ TEST_CASE("historical VaR and ES are the order statistic and tail mean of the hi
     const double es = (above + (k - level * n) * var) / ((1 - level) * n);
     CHECK(est.at("var_" + name).value == Approx(var).epsilon(1e-9));
     CHECK(est.at("es_" + name).value == Approx(es).epsilon(1e-9));
-    // The positions' shares add up to the totals.
-    double var_sum = 0, es_sum = 0;
-    for (const char* p : {"a", "b", "fwd"}) var_sum += est.at("var_" + name + "." + p).value, es_sum += est.at("es_" + name + "." + p).value;
-    CHECK(var_sum == Approx(var).epsilon(1e-9));
-    CHECK(es_sum == Approx(es).epsilon(1e-9));
+    check_shares_add_up(est, name, var, es);
   }
   CHECK(r.scenarios.front().references.empty());  // GBM's closed form does not apply
   // Errors by the block bootstrap: there, and not so wide that anything passes.
@@ -177,11 +188,7 @@ TEST_CASE("age-weighted VaR and ES are the weighted order statistic and tail of 
     const std::string name = fmt::format("{:g}", level);
     CHECK(est.at("var_" + name).value == Approx(var).epsilon(1e-12));
     CHECK(est.at("es_" + name).value == Approx(es).epsilon(1e-9));
-    // The positions' shares add up; errors from the weighted bootstrap.
-    double var_sum = 0, es_sum = 0;
-    for (const char* p : {"a", "b", "fwd"}) var_sum += est.at("var_" + name + "." + p).value, es_sum += est.at("es_" + name + "." + p).value;
-    CHECK(var_sum == Approx(var).epsilon(1e-9));
-    CHECK(es_sum == Approx(es).epsilon(1e-9));
+    check_shares_add_up(est, name, var, es);  // errors from the weighted bootstrap:
     CHECK(est.at("var_" + name).std_error > 0);
     CHECK(est.at("var_" + name).std_error < 0.5 * std::fabs(var));
   }
@@ -414,12 +421,7 @@ TEST_CASE("a grouping column's shares are its positions' losses summed per scena
   const std::string history = write("history.csv", history_csv());
   // Desk eq holds a stock and its exact hedge: its loss is 0 in every scenario, while
   // each of the two has a share with an error of its own.
-  const std::string book = write("grouped.csv",
-                                 "id,type,underlying,quantity,strike,maturity,desk,book\n"
-                                 "a,stock,A,1000,,,eq,x\n"
-                                 "hedge,stock,A,-1000,,,eq,y\n"
-                                 "b,stock,B,-500,,,rates,x\n"
-                                 "fwd,forward,B,300,41,1,rates,y\n");
+  const std::string book = write("grouped.csv", kGroupedBook);
   const auto r = run_cpu(historical_job(history, "", "  portfolio: { file: " + book + ", groups: [desk, book] }\n"));
   const auto est = by_name(r);
   for (const char* level : {"0.8", "0.9", "0.95", "0.975"})
@@ -448,12 +450,7 @@ TEST_CASE("a group's standalone VaR and ES are its positions' own, as a book of 
   // is the whole book's risk; book x (stocks A and B) is the order statistic of
   // its two positions' losses, computed here by hand.
   const std::string history = write("history.csv", history_csv());
-  const std::string book = write("standalone.csv",
-                                 "id,type,underlying,quantity,strike,maturity,desk,book\n"
-                                 "a,stock,A,1000,,,eq,x\n"
-                                 "hedge,stock,A,-1000,,,eq,y\n"
-                                 "b,stock,B,-500,,,rates,x\n"
-                                 "fwd,forward,B,300,41,1,rates,y\n");
+  const std::string book = write("standalone.csv", kGroupedBook);
   const auto r = run_cpu(historical_job(history, "", "  portfolio: { file: " + book + ", groups: [desk, book], standalone: true }\n"));
   const auto est = by_name(r);
   const int h = 5, n = kDays - h;
