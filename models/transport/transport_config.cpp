@@ -131,7 +131,11 @@ Material read_material(io::Block& b) {
   Material m;
   m.name = b.text("name", std::nullopt);
   b.text("loaded_from", std::string(""));  // where a library's data came from, once put inline
-  if (b.has("library") && !load_library(b, m.name)) return m;  // its error said why
+  if (b.has("library") && !load_library(b, m.name)) {
+    // Its error said why; a one-group material of nothing keeps the checks after it in bounds.
+    m.total = m.capture = m.fission = m.nu = m.chi = m.scatter = {0.0};
+    return m;
+  }
   // The group count follows `total`: one number, or a list of G.
   m.groups = b.has("total") && !b.has_scalar("total") ? static_cast<int>(b.reals("total", kNonNegative).size()) : 1;
   if (m.groups < 1) m.groups = 1;
