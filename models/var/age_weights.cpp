@@ -73,16 +73,21 @@ std::vector<Coefficient> var_band(const std::vector<double>& losses, const std::
 namespace {
 // A weighted mean's value and error: sum c x and sqrt(sum c^2 (x - mean)^2).
 std::pair<double, double> weighted_mean(const std::vector<Coefficient>& terms, const UnitLoss& x) {
-  double mean = 0, var = 0;
-  for (const Coefficient& t : terms) mean += t.c * x(t.scenario);
+  const double mean = weighted_sum(terms, x);
+  double var = 0;
   for (const Coefficient& t : terms) var += t.c * t.c * (x(t.scenario) - mean) * (x(t.scenario) - mean);
   return {mean, std::sqrt(var)};
 }
 }  // namespace
 
-reduce::Estimate weighted_var_share(const WeightedLevel& f, double var_se, const UnitLoss& portfolio,
-                                    const UnitLoss& unit, const std::string& name) {
-  const double band_mean = weighted_mean(f.band, portfolio).first;
+double weighted_sum(const std::vector<Coefficient>& terms, const UnitLoss& loss) {
+  double sum = 0;
+  for (const Coefficient& t : terms) sum += t.c * loss(t.scenario);
+  return sum;
+}
+
+reduce::Estimate weighted_var_share(const WeightedLevel& f, double var_se, double band_mean, const UnitLoss& unit,
+                                    const std::string& name) {
   const auto [mean, se] = weighted_mean(f.band, unit);
   const double scale = band_mean != 0 ? f.var / band_mean : 1.0;
   const double share = mean * scale, moved = f.var != 0 ? share / f.var * var_se : 0.0;

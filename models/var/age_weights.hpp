@@ -46,13 +46,15 @@ struct VarEs {
 VarEs weighted_var_es(const std::vector<std::pair<double, double>>& sorted, double level);
 
 // A unit's (position's or group's) shares, from its loss in each scenario the
-// level names. The VaR's: VaR x its band mean over the
-// portfolio's, the error of the band mean and the VaR's own error (var_se) shared in
-// proportion; the ES's: the same weighted sum as ES, its error that of a weighted
-// mean. Both add up over the positions to the figure.
+// level names. The VaR's: VaR x its band mean over the portfolio's (`band_mean`,
+// weighted_sum of the positions' losses added, once a level), the error of the band
+// mean and the VaR's own error (var_se) shared in proportion; the ES's: the same
+// weighted sum as ES, its error that of a weighted mean. Both add up over the
+// positions to the figure.
 using UnitLoss = std::function<double(std::uint64_t scenario)>;
-reduce::Estimate weighted_var_share(const WeightedLevel& f, double var_se, const UnitLoss& portfolio,
-                                    const UnitLoss& unit, const std::string& name);
+double weighted_sum(const std::vector<Coefficient>& terms, const UnitLoss& loss);
+reduce::Estimate weighted_var_share(const WeightedLevel& f, double var_se, double band_mean, const UnitLoss& unit,
+                                    const std::string& name);
 reduce::Estimate weighted_es_share(const WeightedLevel& f, const UnitLoss& unit, const std::string& name);
 
 }  // namespace mcsim::var

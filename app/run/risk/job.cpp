@@ -444,8 +444,9 @@ ScenarioRun RiskStages::results(const std::vector<std::string>&, const DeviceLis
     quantile_rows.insert(quantile_rows.end(), {a, f.var, f.var_lo, f.var_hi, f.es, f.es_se});
     std::vector<reduce::Estimate> var_parts(positions), es_parts(positions);
     // Unit k's shares, named NAME.
+    const double band_mean = aged ? var::weighted_sum(weighted[l].band, aged_units.portfolio()) : 0.0;  // once a level
     const auto var_of = [&](std::size_t k, const std::string& name) {
-      return aged ? var::weighted_var_share(weighted[l], f.var_se, aged_units.portfolio(), aged_units.unit(k), name)
+      return aged ? var::weighted_var_share(weighted[l], f.var_se, band_mean, aged_units.unit(k), name)
                   : var::var_share(f, unit_sums(l, k), fixed, name);
     };
     const auto es_of = [&](std::size_t k, const std::string& name) {

@@ -119,7 +119,7 @@ KErrors k_errors(const std::vector<double>& k) {
     batch_ss += size * (m / size - mean) * (m / size - mean);
     out.generations_per_batch = std::min(out.generations_per_batch, last - first);
   }
-  out.batch = B > 1 ? std::sqrt(batch_ss / (static_cast<double>(n) * static_cast<double>(B - 1))) : NAN;
+  out.batch = batch_error(batch_ss, static_cast<double>(n), B);
   return out;
 }
 

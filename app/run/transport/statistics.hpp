@@ -17,6 +17,12 @@
 
 namespace mcsim {
 
+// The error of a mean over `total` samples in B batches, from the batch means'
+// spread ss = sum of (batch size x (batch mean - mean)^2); NaN for one batch.
+inline double batch_error(double ss, double total, std::uint64_t B) {
+  return B > 1 ? std::sqrt(ss / (total * static_cast<double>(B - 1))) : NAN;
+}
+
 // Batch statistics over rows of slots, each row a batch of histories, or B
 // batches of consecutive rows (reduce::batch_rows: generations, whose tallies are
 // correlated, in batches long enough for their means to be nearly independent).
@@ -79,8 +85,7 @@ class Batches {
   }
   double mean(unsigned __int128 exact) const { return units(exact) / static_cast<double>(total_); }
   reduce::Estimate estimate(const std::string& name, double mean, double ss, double scale) const {
-    const double se = B_ > 1 ? std::sqrt(ss / (static_cast<double>(total_) * static_cast<double>(B_ - 1))) : NAN;
-    return reduce::normal_estimate(name, mean * scale, se * scale, total_);
+    return reduce::normal_estimate(name, mean * scale, batch_error(ss, static_cast<double>(total_), B_) * scale, total_);
   }
   const std::vector<std::uint64_t>& rows_;
   std::size_t slots_;
