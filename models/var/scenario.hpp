@@ -14,7 +14,7 @@
 namespace mcsim::var {
 
 // What a position's revaluation needs beyond the spot, computed once per job:
-// quantity, value today, discounted strike D = K e^{-r tau}, ln D, and the
+// quantity, value today, and unit_value's D, ln(K e^{-r tau}) and the
 // remaining sd = sigma sqrt(tau) (tau: life left at the horizon).
 constexpr int kTerms = 5;
 
@@ -151,16 +151,21 @@ MCSIM_HD Real scenario_loss(const PortfolioView<Real>& pf, rng::Stream& stream, 
   return loss;
 }
 
-// Unit u's loss: its members' losses added in double, each at its asset's log spot
-// log_spot(asset). A position alone is its own loss.
-template <class Real, class LogSpot>
-MCSIM_HD double unit_loss(const PortfolioView<Real>& pf, int u, LogSpot&& log_spot) {
+// Position p's loss at its asset's log spot x, in double: what the unit sums add.
+template <class Real>
+MCSIM_HD double position_loss_at(const PortfolioView<Real>& pf, int p, Real x) {
+  const Real spot = exp(x);
+  return static_cast<double>(position_loss(pf, p, spot, x));
+}
+
+// Unit u's loss: its members' losses loss_of(p) (position_loss_at, each computed
+// once per scenario) added in double in member order. Units below `positions`
+// are the positions themselves, so each is its own loss.
+template <class Real, class LossOf>
+MCSIM_HD double unit_loss(const PortfolioView<Real>& pf, int u, LossOf&& loss_of) {
   double loss = 0;
-  for (int m = pf.unit_begin[u]; m < pf.unit_begin[u + 1]; ++m) {
-    const int p = pf.members[m];
-    const Real x = log_spot(pf.asset_of[p]), spot = exp(x);
-    loss += static_cast<double>(position_loss(pf, p, spot, x));
-  }
+  MCSIM_UNROLL4
+  for (int m = pf.unit_begin[u]; m < pf.unit_begin[u + 1]; ++m) loss += loss_of(pf.members[m]);
   return loss;
 }
 

@@ -37,6 +37,7 @@ void sums_on(const var::PortfolioArrays<Real>& a, std::uint64_t seed, const redu
 #pragma omp parallel
   {
     std::vector<Real> eps(static_cast<std::size_t>(a.assets)), log_spots(static_cast<std::size_t>(a.assets));
+    std::vector<double> position_loss(static_cast<std::size_t>(a.positions));  // each revalued once a scenario
     std::vector<reduce::Fixed> mine(width, 0);
 #pragma omp for schedule(dynamic, 16)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(scenarios.size()); ++i) {
@@ -48,8 +49,10 @@ void sums_on(const var::PortfolioArrays<Real>& a, std::uint64_t seed, const redu
         log_spots[static_cast<std::size_t>(j)] = var::log_spot_at(pf, j, row, eps.data(), 1, scale);
         row += j + 1;
       }
+      for (int p = 0; p < a.positions; ++p)
+        position_loss[static_cast<std::size_t>(p)] = var::position_loss_at(pf, p, log_spots[static_cast<std::size_t>(pf.asset_of[p])]);
       for (std::size_t u = 0; u < units; ++u) {
-        const double l = var::unit_loss(pf, static_cast<int>(u), [&](int asset) { return log_spots[static_cast<std::size_t>(asset)]; });
+        const double l = var::unit_loss(pf, static_cast<int>(u), [&](int p) { return position_loss[static_cast<std::size_t>(p)]; });
         const reduce::Fixed f = unit.to_fixed(l), f2 = square_unit.to_fixed(l * l);
         for (int b = 0; b < bands; ++b)
           if (mask >> b & 1u) {

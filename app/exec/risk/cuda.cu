@@ -4,9 +4,10 @@
 // Losses: one thread a scenario, its independent
 // normals in a column of shared memory (or of a global scratch when the assets are
 // too many), the same scenario_loss as the CPU. Position sums: the listed
-// scenarios' log spots first, then one thread per position and segment of the
-// list, adding exact fixed-point terms, and the segments' sums added last: integer
-// adds, so the sums do not depend on the launch.
+// scenarios' log spots first, then a table of each unit's loss in each scenario
+// (positions revalued once, groups as their members' sums), then one thread per
+// unit and segment of the list adding exact fixed-point terms, and the segments'
+// sums added last: integer adds, so the sums do not depend on the launch.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -51,7 +52,7 @@ class CudaRiskExecutor : public RiskExecutor {
   std::mutex upload_mutex_;
   DeviceBuffer reals_, ints_;                              // the portfolio
   DeviceBuffer out_, scratch_;                             // losses
-  DeviceBuffer list_, list_scratch_, log_spots_, partial_;  // position sums
+  DeviceBuffer list_, list_scratch_, log_spots_, table_, partial_;  // position sums
 };
 
 namespace {
@@ -62,6 +63,7 @@ const auto check = check_cuda;
 
 constexpr std::size_t kSharedBytes = 100 << 10;  // shared memory a block of the loss kernel may take
 constexpr std::uint64_t kListBatch = 16384;      // listed scenarios whose log spots are held at once
+constexpr std::size_t kTableBytes = 512 << 20;   // the unit-loss table's room: fewer scenarios a batch for big books
 constexpr int kSegment = 256;                    // listed scenarios a position-sum thread adds
 constexpr int kMaxBands = 32;                    // bands a mask can name
 
@@ -94,28 +96,47 @@ __global__ void log_spots_kernel(const var::PortfolioView<Real> pf, std::uint64_
   }
 }
 
+// table[u * m + s]: unit u's loss in listed scenario s. Positions first, one thread
+// each (position, scenario), so each position is revalued once a scenario...
+template <class Real>
+__global__ void position_losses_kernel(const var::PortfolioView<Real> pf, const Real* log_spots, int m, double* table) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i >= static_cast<std::size_t>(pf.positions) * m) return;
+  const int p = static_cast<int>(i / m), s = static_cast<int>(i % m);
+  table[i] = var::position_loss_at(pf, p, log_spots[static_cast<std::size_t>(pf.asset_of[p]) * m + s]);
+}
+
+// ... then the groups, one thread each (group, scenario) adding its members' rows.
+template <class Real>
+__global__ void group_losses_kernel(const var::PortfolioView<Real> pf, int m, double* table) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i >= static_cast<std::size_t>(pf.units - pf.positions) * m) return;
+  const int u = pf.positions + static_cast<int>(i / m), s = static_cast<int>(i % m);
+  table[static_cast<std::size_t>(u) * m + s] =
+      var::unit_loss(pf, u, [&](int p) { return table[static_cast<std::size_t>(p) * m + s]; });
+}
+
 // partial[(segment * 2 bands + 2 b + w) * U + u]: unit u's losses (w = 0) or
 // their squares (w = 1) over the segment's scenarios in band b (U units: each
-// position, then each group). Each scenario's loss is computed once and added to
-// every band of its mask.
-template <class Real>
-__global__ void unit_partials_kernel(const var::PortfolioView<Real> pf, const Real* log_spots,
-                                     const std::uint32_t* masks, int m, int bands, reduce::FixedUnit unit,
-                                     reduce::FixedUnit square_unit, Fixed* partial) {
+// position, then each group), from the table; a scenario adds to every band of
+// its mask.
+__global__ void unit_partials_kernel(const double* table, int units, const std::uint32_t* masks, int m, int bands,
+                                     reduce::FixedUnit unit, reduce::FixedUnit square_unit, Fixed* partial) {
   const int u = blockIdx.x * blockDim.x + threadIdx.x;
-  if (u >= pf.units) return;
+  if (u >= units) return;
   const int begin = blockIdx.y * kSegment, end = min(m, begin + kSegment);
   Fixed acc[2 * kMaxBands];
   for (int b = 0; b < 2 * bands; ++b) acc[b] = 0;
+  const double* row = table + static_cast<std::size_t>(u) * m;
   for (int s = begin; s < end; ++s) {
     const std::uint32_t mask = masks[s];
     if (!mask) continue;
-    const double l = var::unit_loss(pf, u, [&](int asset) { return log_spots[static_cast<std::size_t>(asset) * m + s]; });
+    const double l = row[s];
     const Fixed f = unit.to_fixed(l), f2 = square_unit.to_fixed(l * l);
     for (int b = 0; b < bands; ++b)
       if (mask >> b & 1u) acc[2 * b] += f, acc[2 * b + 1] += f2;
   }
-  const std::size_t U = static_cast<std::size_t>(pf.units);
+  const std::size_t U = static_cast<std::size_t>(units);
   Fixed* out = partial + static_cast<std::size_t>(blockIdx.y) * 2 * bands * U + u;
   for (int b = 0; b < 2 * bands; ++b) out[b * U] = acc[b];
 }
@@ -185,16 +206,23 @@ void launch_losses(int device, const var::PortfolioView<Real>& pf, std::uint64_t
 template <class Real>
 void launch_position_sums(int device, const var::PortfolioView<Real>& pf, std::uint64_t seed, const std::uint64_t* list,
                           const std::uint32_t* masks, int m, int bands, const reduce::FixedUnit& unit,
-                          const reduce::FixedUnit& square_unit, Real* scratch, Real* log_spots, Fixed* partial,
-                          Fixed* out) {
+                          const reduce::FixedUnit& square_unit, Real* scratch, Real* log_spots, double* table,
+                          Fixed* partial, Fixed* out) {
   log_spots_kernel<Real><<<(m + 127) / 128, 128>>>(pf, seed, list, m, scratch, log_spots);
   check(cudaGetLastError(), device, "launch of the log-spot kernel");
+  const auto blocks = [](std::size_t threads) { return static_cast<unsigned>((threads + 255) / 256); };
+  position_losses_kernel<Real><<<blocks(static_cast<std::size_t>(pf.positions) * m), 256>>>(pf, log_spots, m, table);
+  check(cudaGetLastError(), device, "launch of the position-loss kernel");
+  if (pf.units > pf.positions) {
+    group_losses_kernel<Real><<<blocks(static_cast<std::size_t>(pf.units - pf.positions) * m), 256>>>(pf, m, table);
+    check(cudaGetLastError(), device, "launch of the group-loss kernel");
+  }
   const int segments = (m + kSegment - 1) / kSegment;
   const dim3 grid((pf.units + 127) / 128, segments);
-  unit_partials_kernel<Real><<<grid, 128>>>(pf, log_spots, masks, m, bands, unit, square_unit, partial);
+  unit_partials_kernel<<<grid, 128>>>(table, pf.units, masks, m, bands, unit, square_unit, partial);
   check(cudaGetLastError(), device, "launch of the position-sum kernel");
   const std::size_t width = 2 * static_cast<std::size_t>(bands) * pf.units;
-  add_segments_kernel<<<static_cast<unsigned>((width + 255) / 256), 256>>>(partial, segments, width, out);
+  add_segments_kernel<<<blocks(width), 256>>>(partial, segments, width, out);
   check(cudaGetLastError(), device, "launch of the segment sums");
 }
 
@@ -223,9 +251,12 @@ float CudaRiskExecutor::sums_of(const var::RiskKernel& k, const std::vector<std:
   const std::size_t width = 2 * static_cast<std::size_t>(bands) * k.units();
   const std::size_t real = k.precision == Precision::Float ? sizeof(float) : sizeof(double);
   std::vector<Fixed> part(width);
+  // Scenarios a batch: as many as the unit-loss table has room for.
+  const std::size_t batch =
+      std::clamp<std::size_t>(kTableBytes / (static_cast<std::size_t>(k.units()) * sizeof(double)), 1, kListBatch);
   float ms = 0;
-  for (std::size_t at = 0; at < scenarios.size(); at += kListBatch) {
-    const int m = static_cast<int>(std::min<std::size_t>(kListBatch, scenarios.size() - at));
+  for (std::size_t at = 0; at < scenarios.size(); at += batch) {
+    const int m = static_cast<int>(std::min<std::size_t>(batch, scenarios.size() - at));
     auto* list = static_cast<unsigned char*>(list_.room(m * (sizeof(std::uint64_t) + sizeof(std::uint32_t)), device_));
     auto* d_list = reinterpret_cast<std::uint64_t*>(list);
     auto* d_masks = reinterpret_cast<std::uint32_t*>(list + m * sizeof(std::uint64_t));
@@ -233,6 +264,7 @@ float CudaRiskExecutor::sums_of(const var::RiskKernel& k, const std::vector<std:
     check(cudaMemcpy(d_masks, masks.data() + at, m * sizeof(std::uint32_t), cudaMemcpyHostToDevice), device_, "list upload");
     void* scratch = list_scratch_.room(static_cast<std::size_t>(m) * k.assets() * real, device_);
     void* log_spots = log_spots_.room(static_cast<std::size_t>(m) * k.assets() * real, device_);
+    auto* table = static_cast<double*>(table_.room(static_cast<std::size_t>(m) * k.units() * sizeof(double), device_));
     const int segments = (m + kSegment - 1) / kSegment;
     auto* partial = static_cast<Fixed*>(partial_.room((segments + 1) * width * sizeof(Fixed), device_));
     Fixed* d_out = partial + segments * width;
@@ -240,11 +272,11 @@ float CudaRiskExecutor::sums_of(const var::RiskKernel& k, const std::vector<std:
     if (k.precision == Precision::Float)
       launch_position_sums<float>(device_, device_view<float>(k, reals_.get(), ints_.get()), k.seed, d_list, d_masks, m,
                                   bands, k.unit, k.square_unit, static_cast<float*>(scratch),
-                                  static_cast<float*>(log_spots), partial, d_out);
+                                  static_cast<float*>(log_spots), table, partial, d_out);
     else
       launch_position_sums<double>(device_, device_view<double>(k, reals_.get(), ints_.get()), k.seed, d_list, d_masks, m,
                                    bands, k.unit, k.square_unit, static_cast<double*>(scratch),
-                                   static_cast<double*>(log_spots), partial, d_out);
+                                   static_cast<double*>(log_spots), table, partial, d_out);
     ms += timer.ms("risk kernels");
     check(cudaMemcpy(part.data(), d_out, width * sizeof(Fixed), cudaMemcpyDeviceToHost), device_, "copy of position sums");
     for (std::size_t j = 0; j < width; ++j) sums[j] += part[j];
