@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   }
   std::uint64_t options = 0;
   for (const auto& p : model->spec().portfolio)
-    options += p.instrument == var::Instrument::Call || p.instrument == var::Instrument::Put ? 1 : 0;
+    options += var::is_option(p.instrument) ? 1 : 0;
 
   // Reading the job: its positions and history files included.
   std::vector<double> loads;

@@ -89,6 +89,13 @@ def bsm(spot, strike, tau, vol, call):
     return strike * math.exp(-RATE * tau) * norm_cdf(-d2) - spot * norm_cdf(-d1)
 
 
+def digital(spot, strike, tau, vol, call):
+    if spot < 1e-300:
+        return 0.0 if call else math.exp(-RATE * tau)
+    d2 = (math.log(spot / strike) + (RATE - 0.5 * vol * vol) * tau) / (vol * math.sqrt(tau))
+    return math.exp(-RATE * tau) * norm_cdf(d2 if call else -d2)
+
+
 def value(pos, spot, elapsed):
     kind, asset, qty = pos[0], pos[1], pos[2]
     vol = ASSETS[asset][1]
@@ -97,6 +104,8 @@ def value(pos, spot, elapsed):
     strike, maturity = pos[3], pos[4]
     if kind == "forward":
         return qty * (spot - strike * math.exp(-RATE * (maturity - elapsed)))
+    if kind.startswith("digital"):  # cash-or-nothing: e^{-r tau} N(+-d2)
+        return qty * digital(spot, strike, maturity - elapsed, vol, kind == "digital-call")
     return qty * bsm(spot, strike, maturity - elapsed, vol, kind == "call")
 
 
@@ -128,6 +137,8 @@ CASES = [
     ("protective-put-t", [("stock", "ACME", 1000), ("put", "ACME", 1000, 95, 0.25)], 5, ["stock", "put"]),
     ("forward-short-put", [("forward", "ACME", 400, 98, 0.5), ("put", "ACME", -300, 90, 0.3)], None, ["fwd", "put"]),
     ("pair-perfect", [("stock", "ACME", 1000), ("stock", "BETA", 2000)], None, ["a", "b"]),
+    ("digitals-t", [("stock", "ACME", 1000), ("digital-call", "ACME", 20000, 102, 0.25),
+                    ("digital-put", "ACME", -8000, 90, 0.5)], 5, ["stock", "up", "down"]),
 ]
 
 if __name__ == "__main__":

@@ -385,9 +385,11 @@ TEST_CASE("positions from a CSV file value as the same positions in the config",
                                  "a,stock,A,1000,,,,equity\n"
                                  "b,stock,B,-500,,,,equity\n"
                                  "fwd,forward,B,300,,41,1,delta-one\n"
-                                 "put,option,A,200,put,95,0.5,vol\n");
+                                 "put,option,A,200,put,95,0.5,vol\n"
+                                 "dig,digital,A,-5000,call,105,0.75,vol\n");
   const std::string listed = "  portfolio:\n" + kBook +
-                             "    - { name: put, type: option, option: put, asset: A, strike: 95, maturity: 0.5, quantity: 200 }\n";
+                             "    - { name: put, type: option, option: put, asset: A, strike: 95, maturity: 0.5, quantity: 200 }\n"
+                             "    - { name: dig, type: digital, option: call, asset: A, strike: 105, maturity: 0.75, quantity: -5000 }\n";
   const std::string vols = "    assets: [{ name: A, volatility: 0.25 }, { name: B }]\n";
   const auto with_vols = [&](std::string t) { const std::string plain = "    assets: [{ name: A }, { name: B }]\n";
     return t.replace(t.find(plain), plain.size(), vols); };
@@ -504,14 +506,16 @@ TEST_CASE("mistakes in a positions file name its line and column", "[var][histor
                                                      "e,stock,A,lots,,,\n"         // not a number
                                                      "f,stock,A,1,,100,\n"         // a stock has no strike
                                                      "g,option,A,1,call,,1\n"      // an option needs a strike
-                                                     "h,forward,B,1,,40,0.01\n");  // ends before the horizon
+                                                     "h,forward,B,1,,40,0.01\n"    // ends before the horizon
+                                                     "i,digital,A,1,,40,1\n");      // a digital call or put?
     CHECK(has_line(e, p + ":3:1: position 'a' is listed twice"));
-    CHECK(has_line(e, p + ":4:3: type must be one of stock, forward, option (got 'bond')"));
+    CHECK(has_line(e, p + ":4:3: type must be one of stock, forward, option, digital (got 'bond')"));
     CHECK(has_line(e, p + ":5:9: no risk factor named 'AA' (did you mean 'A'?)"));
     CHECK(has_line(e, p + ":6:11: expected a number in column 'quantity', got 'lots'"));
     CHECK(has_line(e, p + ":7:14: a stock takes no strike (got '100')"));
     CHECK(has_line(e, p + ":8:19: an option needs a value in column strike"));
     CHECK(has_line(e, p + ":9:19: 0.01 years ends before the horizon"));
+    CHECK(has_line(e, p + ":10:15: a digital needs a value in column option"));
   }
   {
     const auto [p, e] = errors("group.csv", header + "a,stock,A,1,,,\n", ", groups: [desk]");

@@ -51,6 +51,19 @@ TEST_CASE("VaR ES and contributions of a one-asset book match the exact figures"
   }
 }
 
+TEST_CASE("a book with cash-or-nothing digitals matches the exact figures", "[var]") {
+  const auto r = run_cpu(var_digital_job());
+  const auto est = by_name(r);
+  const auto& refs = r.scenarios.front().references;
+  REQUIRE(refs.size() == 2 * (2 + 2 * 3));  // var, es and three positions' shares, per level
+  for (const auto& ref : refs) {
+    INFO(ref.name << ": " << est.at(ref.name).value << " +- " << est.at(ref.name).std_error << " vs " << ref.value);
+    const auto& e = est.at(ref.name);
+    CHECK(std::fabs(e.value - ref.value) < 4 * e.std_error);
+    CHECK(e.std_error < 0.05 * std::fabs(ref.value));
+  }
+}
+
 TEST_CASE("contributions add up to VaR and ES", "[var]") {
   const auto r = run_cpu(var_book_job());
   const auto est = by_name(r);

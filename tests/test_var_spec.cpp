@@ -97,6 +97,24 @@ TEST_CASE("the portfolio's value and Greeks keep put-call parity", "[var]") {
   CHECK(forward.gamma[0] == 0);
 }
 
+TEST_CASE("a digital revalues at the closed form, with parity and its Greeks' slopes", "[var]") {
+  using I = var::Instrument;
+  const double S = 104, K = 100, T = 0.6, r = 0.03, vol = 0.25;
+  const double call = var::position_value(I::DigitalCall, 7, K, T, S, r, vol);
+  CHECK(call == Approx(7 * option::digital_price({S, K, r, 0, vol, T, true}, 1)).epsilon(1e-13));
+  // A digital call and put at one strike pay one unit whatever happens.
+  CHECK(call / 7 + var::position_value(I::DigitalPut, 1, K, T, S, r, vol) == Approx(std::exp(-r * T)).epsilon(1e-13));
+  // The delta-normal Greeks: the slopes of the revaluation itself.
+  auto p = parse(kModel).spec;
+  p.portfolio = {{I::DigitalPut, 0, -50, 95, 0.75}};
+  const double s0 = p.assets[0].spot, dS = 1e-4 * s0, v0 = p.assets[0].volatility;
+  const auto value = [&](double spot) { return var::position_value(I::DigitalPut, -50, 95, 0.75, spot, p.rate, v0); };
+  const auto g = var::portfolio_greeks(p);
+  CHECK(g.value == Approx(value(s0)).epsilon(1e-14));
+  CHECK(g.delta[0] == Approx((value(s0 + dS) - value(s0 - dS)) / (2 * dS)).epsilon(1e-7));
+  CHECK(g.gamma[0] == Approx((value(s0 + dS) - 2 * value(s0) + value(s0 - dS)) / (dS * dS)).epsilon(1e-5));
+}
+
 TEST_CASE("delta-normal VaR of stocks is the normal quantile of the linear loss", "[var]") {
   auto p = parse(kModel).spec;
   p.portfolio = {{var::Instrument::Stock, 0, 1000, 0, 0}, {var::Instrument::Stock, 1, -400, 0, 0}};

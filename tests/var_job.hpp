@@ -42,3 +42,21 @@ inline std::string var_book_job(const std::string& extra_run = "") {
          "    - { type: forward, asset: C, strike: 255, maturity: 1.0, quantity: 300 }\n"
          "    - { type: option, option: put, asset: C, strike: 230, maturity: 0.75, quantity: -400 }\n";
 }
+
+// A stock and cash-or-nothing digitals on one asset whose value rises with the spot
+// (a long digital call, a short digital put), so exact references exist.
+inline std::string var_digital_job(const std::string& extra_run = "") {
+  return "run: { name: digitals, paths: 300_001, seed: 9, chunk_paths: 16384" + extra_run +
+         " }\n"
+         "model:\n"
+         "  type: var\n"
+         "  horizon_days: 10\n"
+         "  confidence: [0.95, 0.99]\n"
+         "  rate: 0.03\n"
+         "  factors:\n"
+         "    assets: [{ name: ACME, spot: 100, volatility: 0.3, drift: 0.05 }]\n"
+         "  portfolio:\n"
+         "    - { name: stock, type: stock, asset: ACME, quantity: 1000 }\n"
+         "    - { name: up, type: digital, option: call, asset: ACME, strike: 102, maturity: 0.25, quantity: 20000 }\n"
+         "    - { name: down, type: digital, option: put, asset: ACME, strike: 90, maturity: 0.5, quantity: -8000 }\n";
+}

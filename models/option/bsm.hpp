@@ -42,6 +42,14 @@ MCSIM_HD Real bsm_core(Real forward_spot, Real discounted_strike, Real log_ratio
   return w * (forward_spot * std_normal_cdf(w * d1) - discounted_strike * std_normal_cdf(w * d2));
 }
 
+// A cash-or-nothing digital paying 1 at expiry, from its discount factor e^{-r tau},
+// log(F / D) and sd as bsm_core takes them: e^{-r tau} N(w d2).
+template <class Real>
+MCSIM_HD Real digital_core(Real discount, Real log_ratio, Real sd, Real w) {
+  const Real d2 = log_ratio / sd - Real(0.5) * sd;
+  return discount * std_normal_cdf(w * d2);
+}
+
 // A call (put) on spot S struck at K with `tau` years left, rate r, dividend
 // yield q, volatility sigma; tau <= 0 gives the intrinsic value.
 template <class Real>

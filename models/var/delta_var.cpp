@@ -12,7 +12,12 @@ namespace {
 std::pair<double, double> position_greeks(const VarSpec& s, const Position& p) {
   if (p.instrument == Instrument::Stock || p.instrument == Instrument::Forward) return {p.quantity, 0.0};
   const RiskAsset& a = s.assets[static_cast<std::size_t>(p.asset)];
-  const option::BsmInput in{a.spot, p.strike, s.rate, 0.0, a.volatility, p.maturity, p.instrument == Instrument::Call};
+  const bool call = p.instrument == Instrument::Call || p.instrument == Instrument::DigitalCall;
+  const option::BsmInput in{a.spot, p.strike, s.rate, 0.0, a.volatility, p.maturity, call};
+  if (is_digital(p.instrument)) {
+    const option::DigitalGreeks g = option::digital_greeks(in, 1.0);
+    return {p.quantity * g.delta, p.quantity * g.gamma};
+  }
   return {p.quantity * option::bsm_delta(in), p.quantity * option::bsm_gamma(in)};
 }
 }  // namespace

@@ -99,13 +99,14 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
     }
     if (const auto q = rows.number(qty, "quantity", {})) p.quantity = *q;
     else ok = false;
-    const bool stock = type.text == "stock", forward = type.text == "forward", is_option = type.text == "option";
+    const bool stock = type.text == "stock", forward = type.text == "forward", digital = type.text == "digital";
+    const bool is_option = type.text == "option" || digital;
     if (!stock && !forward && !is_option) {
-      rows.error(type, "type must be one of stock, forward, option (got '" + type.text + "')");
+      rows.error(type, "type must be one of stock, forward, option, digital (got '" + type.text + "')");
       continue;
     }
     // A field the type does not use, when filled in, is a row put in the wrong columns.
-    const std::string a_type = (is_option ? "an " : "a ") + type.text;
+    const std::string a_type = (type.text == "option" ? "an " : "a ") + type.text;
     const auto needed = [&](const io::CsvField* f, const char* name, bool wanted) -> const io::CsvField* {
       const bool filled = f && !f->text.empty();
       if (wanted && !filled) {
@@ -118,8 +119,13 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
       return wanted ? f : nullptr;
     };
     if (const io::CsvField* f = needed(option, "option", is_option)) {
-      if (f->text == "call" || f->text == "put") p.instrument = f->text == "call" ? Instrument::Call : Instrument::Put;
-      else ok = rows.error(*f, "option must be call or put (got '" + f->text + "')");
+      if (f->text == "call" || f->text == "put") {
+        const bool call = f->text == "call";
+        p.instrument = digital ? (call ? Instrument::DigitalCall : Instrument::DigitalPut)
+                               : (call ? Instrument::Call : Instrument::Put);
+      } else {
+        ok = rows.error(*f, "option must be call or put (got '" + f->text + "')");
+      }
     } else if (forward) {
       p.instrument = Instrument::Forward;
     }

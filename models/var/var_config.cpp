@@ -155,7 +155,7 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
     b.schema_note("name", "p0, p1, ...");
     p.name = b.text("name", "p" + std::to_string(s.portfolio.size()));
     if (!taken.insert(p.name).second) b.error("name", "position '" + p.name + "' is named twice");
-    const std::string type = b.choice("type", {"stock", "forward", "option"}, std::nullopt);
+    const std::string type = b.choice("type", {"stock", "forward", "option", "digital"}, std::nullopt);
     const std::string asset = b.text("asset", std::nullopt);
     p.quantity = b.real("quantity", std::nullopt);
     p.asset = -1;
@@ -168,12 +168,16 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
     if (type == "stock") {
       p.instrument = Instrument::Stock;
     } else if (!type.empty()) {
-      if (type == "option")
-        p.instrument = b.choice("option", {"call", "put"}, std::nullopt) == "call" ? Instrument::Call : Instrument::Put;
-      else
+      const bool forward = type == "forward";
+      if (!forward) {
+        const bool call = b.choice("option", {"call", "put"}, std::nullopt) == "call";
+        p.instrument = type == "digital" ? (call ? Instrument::DigitalCall : Instrument::DigitalPut)
+                                         : (call ? Instrument::Call : Instrument::Put);
+      } else {
         p.instrument = Instrument::Forward;
-      if (type != "option") b.schema_note("strike", "", "any for a forward");
-      p.strike = b.real("strike", std::nullopt, type == "option" ? Range::positive() : Range{});
+        b.schema_note("strike", "", "any for a forward");
+      }
+      p.strike = b.real("strike", std::nullopt, forward ? Range{} : Range::positive());
       p.maturity = b.real("maturity", std::nullopt, Range::positive());
       // Revalued at the horizon on its remaining life, which must not have ended.
       if (b.valid() && p.maturity <= s.horizon())
@@ -190,7 +194,7 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
 void check_option_volatilities(io::Block& factors, const VarSpec& s) {
   std::vector<bool> named(s.assets.size(), false);
   for (const Position& p : s.portfolio)
-    if ((p.instrument == Instrument::Call || p.instrument == Instrument::Put) && p.asset >= 0 &&
+    if (is_option(p.instrument) && p.asset >= 0 &&
         !(s.assets[static_cast<std::size_t>(p.asset)].volatility > 0) && !named[static_cast<std::size_t>(p.asset)]) {
       named[static_cast<std::size_t>(p.asset)] = true;
       factors.error_where(factors.where_of("assets", p.asset),
@@ -261,9 +265,10 @@ const std::vector<io::KeySchema>& var_keys() {
       {"model.rate", "number", "0", "in [-1, 1]",
        "risk: the risk-free rate that values the options"},
       {"model.portfolio", "list of blocks or block", "-", "",
-       "risk: the positions, each a stock, forward or option on one asset; or {file, groups}"},
+       "risk: the positions, each a stock, forward, option or digital on one asset; or {file, groups}"},
       {"model.portfolio.file", "text", "", "",
-       "risk: a CSV of positions: id, type, underlying, quantity, option, strike, maturity and grouping columns"},
+       "risk: a CSV of positions: id, type (stock, forward, option, digital), underlying, quantity, option, strike, "
+       "maturity and grouping columns"},
       {"model.portfolio.groups", "any", "none", "",
        "risk: the file's grouping columns (desk, book, ...), reported per value"},
       {"model.portfolio.standalone", "one of", "false", "false, true",
@@ -272,18 +277,18 @@ const std::vector<io::KeySchema>& var_keys() {
        "written by mcsim: the positions file's digest (HEX of PATH); read again over a changed file, the job is refused"},
       {"model.portfolio[].name", "text", "p0, p1, ...", "",
        "risk: the position's name in the contributions"},
-      {"model.portfolio[].type", "one of", "", "stock, forward, option",
-       "risk: the kind of position"},
+      {"model.portfolio[].type", "one of", "", "stock, forward, option, digital",
+       "risk: the kind of position (digital: cash-or-nothing, one unit of cash a unit held)"},
       {"model.portfolio[].asset", "text", "", "",
        "risk: the asset the position is on"},
       {"model.portfolio[].quantity", "number", "", "",
        "risk: units held (negative: short)"},
       {"model.portfolio[].option", "one of", "", "call, put",
-       "risk: call or put (option positions)"},
+       "risk: call or put (option and digital positions)"},
       {"model.portfolio[].strike", "number", "", "> 0 or any for a forward",
-       "risk: the strike (forward and option positions)"},
+       "risk: the strike (forward, option and digital positions)"},
       {"model.portfolio[].maturity", "number", "", "> 0",
-       "risk: years to maturity today (forward and option positions)"},
+       "risk: years to maturity today (forward, option and digital positions)"},
       {"model.factors.dof", "number", "", "in (2, 1e+06]",
        "risk: the Student-t degrees of freedom"},
       {"model.keep_pnl", "one of", "false", "false, true",

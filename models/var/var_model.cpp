@@ -65,7 +65,7 @@ EstimateInfo VarModel::describe_estimate(const std::string&) const { return {"sc
 std::string VarModel::describe() const {
   std::size_t options = 0;
   for (const Position& p : spec_.portfolio)
-    options += p.instrument == Instrument::Call || p.instrument == Instrument::Put ? 1 : 0;
+    options += is_option(p.instrument) ? 1 : 0;
   const std::string shocks =
       spec_.historical()
           ? fmt::format("historical moves of {} windows from {} to {} ({}){}", spec_.scenarios(), spec_.window.first,
@@ -92,7 +92,7 @@ std::vector<std::pair<std::string, double>> VarModel::diagnostics() const {
   if (spec_.student_t) {
     int unbounded = 0;
     for (const Position& p : spec_.portfolio)
-      unbounded += p.quantity < 0 && p.instrument != Instrument::Put ? 1 : 0;
+      unbounded += p.quantity < 0 && p.instrument != Instrument::Put && !is_digital(p.instrument) ? 1 : 0;
     out.emplace_back("es_unbounded_positions", unbounded);
   }
   return out;
