@@ -96,6 +96,16 @@ def digital(spot, strike, tau, vol, call):
     return math.exp(-RATE * tau) * norm_cdf(d2 if call else -d2)
 
 
+def down_and_out_call(spot, strike, barrier, tau, vol):
+    """Strike at or above the barrier, no rebate: the reflection principle's image
+    (Merton), C(S) - (H/S)^(2r/vol^2 - 1) C(H^2/S); nothing once the spot is at or
+    below the barrier (mcsim checks it at the horizon's spot)."""
+    if spot <= barrier:
+        return 0.0
+    k = 2 * RATE / (vol * vol) - 1
+    return bsm(spot, strike, tau, vol, True) - (barrier / spot) ** k * bsm(barrier * barrier / spot, strike, tau, vol, True)
+
+
 def value(pos, spot, elapsed):
     kind, asset, qty = pos[0], pos[1], pos[2]
     vol = ASSETS[asset][1]
@@ -104,6 +114,8 @@ def value(pos, spot, elapsed):
     strike, maturity = pos[3], pos[4]
     if kind == "forward":
         return qty * (spot - strike * math.exp(-RATE * (maturity - elapsed)))
+    if kind == "down-and-out-call":
+        return qty * down_and_out_call(spot, strike, pos[5], maturity - elapsed, vol)
     if kind.startswith("digital"):  # cash-or-nothing: e^{-r tau} N(+-d2)
         return qty * digital(spot, strike, maturity - elapsed, vol, kind == "digital-call")
     return qty * bsm(spot, strike, maturity - elapsed, vol, kind == "call")
@@ -139,6 +151,8 @@ CASES = [
     ("pair-perfect", [("stock", "ACME", 1000), ("stock", "BETA", 2000)], None, ["a", "b"]),
     ("digitals-t", [("stock", "ACME", 1000), ("digital-call", "ACME", 20000, 102, 0.25),
                     ("digital-put", "ACME", -8000, 90, 0.5)], 5, ["stock", "up", "down"]),
+    ("knock-out-call", [("stock", "ACME", 500), ("down-and-out-call", "ACME", 2000, 100, 0.5, 85)], None,
+     ["stock", "ko"]),
 ]
 
 if __name__ == "__main__":

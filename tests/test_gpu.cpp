@@ -470,8 +470,8 @@ TEST_CASE("portfolio VaR ES and contributions agree on CPU and GPU", "[gpu][var]
     const std::vector<std::string> t_sets{std::string("run.precision=") + precision};
     check_risk_agrees(run_on(io::BackendChoice::Cpu, var_job("", "student_t"), t_sets),
                       run_on(io::BackendChoice::Cuda, var_job("", "student_t"), t_sets), tolerance, !is_double);
-    check_risk_agrees(run_on(io::BackendChoice::Cpu, var_digital_job(), sets),
-                      run_on(io::BackendChoice::Cuda, var_digital_job(), sets), tolerance, !is_double);
+    check_risk_agrees(run_on(io::BackendChoice::Cpu, var_exotic_job(), sets),
+                      run_on(io::BackendChoice::Cuda, var_exotic_job(), sets), tolerance, !is_double);
   }
 }
 

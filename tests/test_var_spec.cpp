@@ -100,19 +100,42 @@ TEST_CASE("the portfolio's value and Greeks keep put-call parity", "[var]") {
 TEST_CASE("a digital revalues at the closed form, with parity and its Greeks' slopes", "[var]") {
   using I = var::Instrument;
   const double S = 104, K = 100, T = 0.6, r = 0.03, vol = 0.25;
-  const double call = var::position_value(I::DigitalCall, 7, K, T, S, r, vol);
+  const double call = var::position_value(I::DigitalCall, 7, K, 0, T, S, r, vol);
   CHECK(call == Approx(7 * option::digital_price({S, K, r, 0, vol, T, true}, 1)).epsilon(1e-13));
   // A digital call and put at one strike pay one unit whatever happens.
-  CHECK(call / 7 + var::position_value(I::DigitalPut, 1, K, T, S, r, vol) == Approx(std::exp(-r * T)).epsilon(1e-13));
+  CHECK(call / 7 + var::position_value(I::DigitalPut, 1, K, 0, T, S, r, vol) == Approx(std::exp(-r * T)).epsilon(1e-13));
   // The delta-normal Greeks: the slopes of the revaluation itself.
   auto p = parse(kModel).spec;
   p.portfolio = {{I::DigitalPut, 0, -50, 95, 0.75}};
   const double s0 = p.assets[0].spot, dS = 1e-4 * s0, v0 = p.assets[0].volatility;
-  const auto value = [&](double spot) { return var::position_value(I::DigitalPut, -50, 95, 0.75, spot, p.rate, v0); };
+  const auto value = [&](double spot) { return var::position_value(I::DigitalPut, -50, 95, 0, 0.75, spot, p.rate, v0); };
   const auto g = var::portfolio_greeks(p);
   CHECK(g.value == Approx(value(s0)).epsilon(1e-14));
   CHECK(g.delta[0] == Approx((value(s0 + dS) - value(s0 - dS)) / (2 * dS)).epsilon(1e-7));
   CHECK(g.gamma[0] == Approx((value(s0 + dS) - 2 * value(s0) + value(s0 - dS)) / (dS * dS)).epsilon(1e-5));
+}
+
+TEST_CASE("a barrier revalues at the closed form, knocked past its level at the horizon", "[var]") {
+  using I = var::Instrument;
+  using option::BarrierKind;
+  const double S = 100, T = 0.7, r = 0.04, vol = 0.3;
+  for (const BarrierKind kind : {BarrierKind::DownOut, BarrierKind::UpOut, BarrierKind::DownIn, BarrierKind::UpIn})
+    for (const bool call : {true, false})
+      for (const double K : {90.0, 110.0}) {
+        const double H = option::is_down(kind) ? 95 : 105;
+        const I inst = var::barrier_instrument(kind, call);
+        INFO(option::kBarrierKindNames[static_cast<int>(kind)] << (call ? " call" : " put") << " K " << K);
+        CHECK(var::is_call(inst) == call);
+        CHECK(var::barrier_of(inst) == kind);
+        const option::BsmInput in{S, K, r, 0, vol, T, call};
+        const double reference = option::barrier_price(in, kind, H, 0, option::RebateTime::AtExpiry);
+        CHECK(var::position_value(inst, 3, K, H, T, S, r, vol) == Approx(3 * reference).epsilon(1e-12).margin(1e-12));
+        // Past the barrier: an out-option is worth nothing, an in-option the vanilla.
+        const double past = option::is_down(kind) ? 90 : 112;
+        const double vanilla = option::bsm_price({past, K, r, 0, vol, T, call});
+        CHECK(var::position_value(inst, 1, K, H, T, past, r, vol) ==
+              Approx(option::is_out(kind) ? 0.0 : vanilla).epsilon(1e-12).margin(1e-14));
+      }
 }
 
 TEST_CASE("delta-normal VaR of stocks is the normal quantile of the linear loss", "[var]") {

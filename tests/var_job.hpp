@@ -43,10 +43,11 @@ inline std::string var_book_job(const std::string& extra_run = "") {
          "    - { type: option, option: put, asset: C, strike: 230, maturity: 0.75, quantity: -400 }\n";
 }
 
-// A stock and cash-or-nothing digitals on one asset whose value rises with the spot
-// (a long digital call, a short digital put), so exact references exist.
-inline std::string var_digital_job(const std::string& extra_run = "") {
-  return "run: { name: digitals, paths: 300_001, seed: 9, chunk_paths: 16384" + extra_run +
+// A stock, cash-or-nothing digitals and a down-and-out call on one asset whose
+// value rises with the spot (a long digital call, a short digital put, a long
+// knock-out call struck above its barrier), so exact references exist.
+inline std::string var_exotic_job(const std::string& extra_run = "") {
+  return "run: { name: exotics, paths: 300_001, seed: 9, chunk_paths: 16384" + extra_run +
          " }\n"
          "model:\n"
          "  type: var\n"
@@ -58,5 +59,7 @@ inline std::string var_digital_job(const std::string& extra_run = "") {
          "  portfolio:\n"
          "    - { name: stock, type: stock, asset: ACME, quantity: 1000 }\n"
          "    - { name: up, type: digital, option: call, asset: ACME, strike: 102, maturity: 0.25, quantity: 20000 }\n"
-         "    - { name: down, type: digital, option: put, asset: ACME, strike: 90, maturity: 0.5, quantity: -8000 }\n";
+         "    - { name: down, type: digital, option: put, asset: ACME, strike: 90, maturity: 0.5, quantity: -8000 }\n"
+         "    - { name: ko, type: barrier, option: call, kind: down-and-out, barrier: 80, asset: ACME, strike: 100,"
+         " maturity: 0.5, quantity: 3000 }\n";
 }

@@ -3,6 +3,8 @@
 #pragma once
 #include <vector>
 
+#include "models/option/barrier.hpp"
+
 namespace mcsim::option {
 
 struct BsmInput {
@@ -36,7 +38,6 @@ double geometric_asian_price(const BsmInput& in, const std::vector<double>& time
 // Continuous averaging over [0, T].
 double geometric_asian_continuous_price(const BsmInput& in);
 
-enum class BarrierKind { DownOut, UpOut, DownIn, UpIn };
 enum class RebateTime { AtHit, AtExpiry };
 // Continuously monitored single barrier (Merton, Reiner-Rubinstein; Haug's A-F
 // terms). The rebate is paid when knocked out (at the hit or at expiry) or, for an

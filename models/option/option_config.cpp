@@ -246,7 +246,7 @@ const std::vector<std::string>& strike_type_names() {
   return n;
 }
 const std::vector<std::string>& knock_names() {
-  static const std::vector<std::string> n{"down-and-out", "up-and-out", "down-and-in", "up-and-in"};
+  static const std::vector<std::string> n(std::begin(kBarrierKindNames), std::end(kBarrierKindNames));
   return n;
 }
 const std::vector<std::string>& basket_names() {

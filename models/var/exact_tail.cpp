@@ -1,5 +1,6 @@
 #include "models/var/exact_tail.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -14,7 +15,7 @@ double portfolio_value(const VarSpec& s, double spot, double elapsed) {
   const RiskAsset& a = s.assets.front();
   double v = 0;
   for (const Position& p : s.portfolio)
-    v += position_value(p.instrument, p.quantity, p.strike, p.maturity - elapsed, spot, s.rate, a.volatility);
+    v += position_value(p.instrument, p.quantity, p.strike, p.barrier, p.maturity - elapsed, spot, s.rate, a.volatility);
   return v;
 }
 
@@ -60,8 +61,28 @@ TailRisk tail_of(const VarSpec& s, double alpha, F&& f) {
   const double p = 1 - alpha;
   TailRisk out{f(tail_shock(p)), 0};
   // ES = (1/p) int_0^p loss(z(u)) du, with u = p e^{-v} so that the far tail,
-  // where z(u) runs off, is spread over v in [0, 60].
-  out.es = option::integrate(0.0, 60.0, 240, [&](double v) { return f(tail_shock(p * std::exp(-v))) * std::exp(-v); });
+  // where z(u) runs off, is spread over v in [0, 60]; cut where a barrier's level
+  // puts a kink in the loss, so that each piece is smooth.
+  const auto shock_at = [&](double v) { return tail_shock(p * std::exp(-v)); };
+  std::vector<double> cuts{0.0, 60.0};
+  for (const Position& q : s.portfolio) {
+    if (!is_barrier(q.instrument)) continue;
+    const double a = s.assets.front().volatility, h = s.horizon();
+    const double z = (std::log(q.barrier / s.assets.front().spot) - (s.assets.front().drift - 0.5 * a * a) * h) / (a * std::sqrt(h));
+    double lo = 0, hi = 60;  // shock_at runs monotonically from the quantile outwards
+    if ((shock_at(lo) - z) * (shock_at(hi) - z) >= 0) continue;
+    for (int i = 0; i < 200; ++i) {
+      const double mid = 0.5 * (lo + hi);
+      ((shock_at(lo) - z) * (shock_at(mid) - z) <= 0 ? hi : lo) = mid;
+    }
+    cuts.push_back(0.5 * (lo + hi));
+  }
+  std::sort(cuts.begin(), cuts.end());
+  out.es = 0;
+  for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
+    const int panels = std::max(8, static_cast<int>(std::ceil(4 * (cuts[i + 1] - cuts[i]))));
+    out.es += option::integrate(cuts[i], cuts[i + 1], panels, [&](double v) { return f(shock_at(v)) * std::exp(-v); });
+  }
   return out;
 }
 
@@ -77,8 +98,8 @@ std::vector<TailRisk> exact_single_asset_contributions(const VarSpec& s, double 
   const double h = s.horizon();
   for (const Position& p : s.portfolio)
     out.push_back(tail_of(s, alpha, [&](double z) {
-      return position_value(p.instrument, p.quantity, p.strike, p.maturity, a.spot, s.rate, a.volatility) -
-             position_value(p.instrument, p.quantity, p.strike, p.maturity - h, spot_at_shock(s, z), s.rate,
+      return position_value(p.instrument, p.quantity, p.strike, p.barrier, p.maturity, a.spot, s.rate, a.volatility) -
+             position_value(p.instrument, p.quantity, p.strike, p.barrier, p.maturity - h, spot_at_shock(s, z), s.rate,
                             a.volatility);
     }));
   return out;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -13,7 +14,7 @@ namespace {
 
 // Columns every row fills, and those only some types need.
 const std::vector<std::string> kRequired{"id", "type", "underlying", "quantity"};
-const std::vector<std::string> kByType{"option", "strike", "maturity"};
+const std::vector<std::string> kByType{"option", "strike", "maturity", "barrier", "kind"};
 // Groups the grouping columns may make together: each is a unit of the contributions'
 // sums on every device (models/var/scenario.hpp), so a column of ids is refused.
 constexpr std::size_t kMostGroups = 1000;
@@ -87,6 +88,7 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
     Position p;
     const io::CsvField &id = *field(row, 0), &type = *field(row, 1), &under = *field(row, 2), &qty = *field(row, 3);
     const io::CsvField *option = field(row, 4), *strike = field(row, 5), *maturity = field(row, 6);
+    const io::CsvField *barrier = field(row, 7), *kind = field(row, 8);
     bool ok = true;
     p.name = id.text;
     if (p.name.empty()) ok = rows.error(id, "a position needs an id");
@@ -100,9 +102,9 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
     if (const auto q = rows.number(qty, "quantity", {})) p.quantity = *q;
     else ok = false;
     const bool stock = type.text == "stock", forward = type.text == "forward", digital = type.text == "digital";
-    const bool is_option = type.text == "option" || digital;
+    const bool with_barrier = type.text == "barrier", is_option = type.text == "option" || digital || with_barrier;
     if (!stock && !forward && !is_option) {
-      rows.error(type, "type must be one of stock, forward, option, digital (got '" + type.text + "')");
+      rows.error(type, "type must be one of stock, forward, option, digital, barrier (got '" + type.text + "')");
       continue;
     }
     // A field the type does not use, when filled in, is a row put in the wrong columns.
@@ -143,6 +145,23 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
       } else {
         ok = false;
       }
+    }
+    const io::CsvField* level = needed(barrier, "barrier", with_barrier);
+    if (const io::CsvField* f = needed(kind, "kind", with_barrier)) {
+      const auto& names = barrier_kind_names();
+      const auto at = std::find(names.begin(), names.end(), f->text);
+      if (at == names.end())
+        ok = rows.error(*f, "kind must be one of " + fmt::format("{}", fmt::join(names, ", ")) + " (got '" + f->text + "')");
+      else if (ok)
+        p.instrument = barrier_instrument(static_cast<option::BarrierKind>(at - names.begin()), is_call(p.instrument));
+    }
+    if (level) {
+      if (const auto h = rows.number(*level, "barrier", io::Range::positive())) p.barrier = *h;
+      else ok = false;
+      const double spot = s.assets[static_cast<std::size_t>(p.asset)].spot;
+      if (ok && !barrier_live(p, spot))
+        ok = rows.error(*level, fmt::format("{:g} is crossed at today's spot of {} ({:g}): the option is knocked already; "
+                                            "book what it became", p.barrier, under.text, spot));
     }
     for (int g : group_column) {
       const io::CsvField& f = row[static_cast<std::size_t>(g)];

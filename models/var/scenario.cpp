@@ -49,10 +49,11 @@ PortfolioArrays<Real> portfolio_arrays(const VarSpec& s) {
     const Position& p = s.portfolio[static_cast<std::size_t>(k)];
     const RiskAsset& x = s.assets[static_cast<std::size_t>(p.asset)];
     const double left = p.maturity - h;  // life left at the horizon (> 0 for options and forwards)
-    const UnitTerms u = unit_terms(p.instrument, p.strike, left, s.rate, x.volatility);
-    const double today = position_value(p.instrument, p.quantity, p.strike, p.maturity, x.spot, s.rate, x.volatility);
-    const double terms[kTerms] = {p.quantity, today, u.discounted, u.log_discounted_strike, u.sd};
-    for (double t : terms) a.reals.push_back(static_cast<Real>(t));
+    const UnitTerms u = unit_terms(p.instrument, p.strike, p.barrier, left, s.rate, x.volatility);
+    const double today = position_value(p.instrument, p.quantity, p.strike, p.barrier, p.maturity, x.spot, s.rate, x.volatility);
+    a.reals.push_back(static_cast<Real>(p.quantity));
+    a.reals.push_back(static_cast<Real>(today));
+    for (double t : u.u) a.reals.push_back(static_cast<Real>(t));
     kind.push_back(static_cast<int>(p.instrument));
     end[static_cast<std::size_t>(p.asset)] += 1;
   }

@@ -14,9 +14,8 @@
 namespace mcsim::var {
 
 // What a position's revaluation needs beyond the spot, computed once per job:
-// quantity, value today, and unit_value's D, ln(K e^{-r tau}) and the
-// remaining sd = sigma sqrt(tau) (tau: life left at the horizon).
-constexpr int kTerms = 5;
+// quantity, value today, and unit_value's terms (tau: life left at the horizon).
+constexpr int kTerms = 2 + kUnitTerms;
 
 // The portfolio as a scenario kernel reads it, through pointers to host or device
 // copies of PortfolioArrays. Positions are in asset order. Units are what the
@@ -78,9 +77,7 @@ PortfolioArrays<Real> portfolio_arrays(const VarSpec& s);
 template <class Real>
 MCSIM_HD Real position_loss(const PortfolioView<Real>& pf, int p, Real spot, Real log_spot) {
   const Real* t = pf.terms + kTerms * p;
-  const Real quantity = t[0], today = t[1], discounted = t[2], log_discounted = t[3], sd = t[4];
-  const Real value = unit_value(static_cast<Instrument>(pf.kind[p]), spot, log_spot, discounted, log_discounted, sd);
-  return today - quantity * value;
+  return t[1] - t[0] * unit_value(static_cast<Instrument>(pf.kind[p]), spot, log_spot, t + 2);  // today - quantity x value
 }
 
 // sqrt((dof - 2) / W) with W ~ chi-squared(dof): the factor that makes a normal

@@ -155,7 +155,7 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
     b.schema_note("name", "p0, p1, ...");
     p.name = b.text("name", "p" + std::to_string(s.portfolio.size()));
     if (!taken.insert(p.name).second) b.error("name", "position '" + p.name + "' is named twice");
-    const std::string type = b.choice("type", {"stock", "forward", "option", "digital"}, std::nullopt);
+    const std::string type = b.choice("type", {"stock", "forward", "option", "digital", "barrier"}, std::nullopt);
     const std::string asset = b.text("asset", std::nullopt);
     p.quantity = b.real("quantity", std::nullopt);
     p.asset = -1;
@@ -173,6 +173,11 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
         const bool call = b.choice("option", {"call", "put"}, std::nullopt) == "call";
         p.instrument = type == "digital" ? (call ? Instrument::DigitalCall : Instrument::DigitalPut)
                                          : (call ? Instrument::Call : Instrument::Put);
+        if (type == "barrier") {
+          const auto kind = b.choice_of<option::BarrierKind>("kind", barrier_kind_names(), std::nullopt);
+          p.barrier = b.real("barrier", std::nullopt, Range::positive());
+          p.instrument = barrier_instrument(kind, call);
+        }
       } else {
         p.instrument = Instrument::Forward;
         b.schema_note("strike", "", "any for a forward");
@@ -183,6 +188,9 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
       if (b.valid() && p.maturity <= s.horizon())
         b.error("maturity", fmt::format("{} years ends before the horizon of {} days ({:.6g} years)", p.maturity,
                                         s.horizon_days, s.horizon()));
+      if (b.valid() && p.asset >= 0 && !barrier_live(p, s.assets[static_cast<std::size_t>(p.asset)].spot))
+        b.error("barrier", fmt::format("{:g} is crossed at today's spot of {} ({:g}): the option is knocked already; "
+                                       "book what it became", p.barrier, asset, s.assets[static_cast<std::size_t>(p.asset)].spot));
     }
     b.finish();
     s.portfolio.push_back(p);
@@ -265,10 +273,10 @@ const std::vector<io::KeySchema>& var_keys() {
       {"model.rate", "number", "0", "in [-1, 1]",
        "risk: the risk-free rate that values the options"},
       {"model.portfolio", "list of blocks or block", "-", "",
-       "risk: the positions, each a stock, forward, option or digital on one asset; or {file, groups}"},
+       "risk: the positions, each a stock, forward, option, digital or barrier option on one asset; or {file, groups}"},
       {"model.portfolio.file", "text", "", "",
-       "risk: a CSV of positions: id, type (stock, forward, option, digital), underlying, quantity, option, strike, "
-       "maturity and grouping columns"},
+       "risk: a CSV of positions: id, type (stock, forward, option, digital, barrier), underlying, quantity, option, "
+       "strike, maturity, barrier, kind and grouping columns"},
       {"model.portfolio.groups", "any", "none", "",
        "risk: the file's grouping columns (desk, book, ...), reported per value"},
       {"model.portfolio.standalone", "one of", "false", "false, true",
@@ -277,18 +285,23 @@ const std::vector<io::KeySchema>& var_keys() {
        "written by mcsim: the positions file's digest (HEX of PATH); read again over a changed file, the job is refused"},
       {"model.portfolio[].name", "text", "p0, p1, ...", "",
        "risk: the position's name in the contributions"},
-      {"model.portfolio[].type", "one of", "", "stock, forward, option, digital",
-       "risk: the kind of position (digital: cash-or-nothing, one unit of cash a unit held)"},
+      {"model.portfolio[].type", "one of", "", "stock, forward, option, digital, barrier",
+       "risk: the kind of position (digital: cash-or-nothing, one unit of cash a unit held; barrier: continuously "
+       "monitored, no rebate, checked at the horizon's spot)"},
+      {"model.portfolio[].kind", "one of", "", "down-and-out, up-and-out, down-and-in, up-and-in",
+       "risk: the barrier's kind (barrier positions)"},
+      {"model.portfolio[].barrier", "number", "", "> 0",
+       "risk: the barrier's level, on the live side of today's spot (barrier positions)"},
       {"model.portfolio[].asset", "text", "", "",
        "risk: the asset the position is on"},
       {"model.portfolio[].quantity", "number", "", "",
        "risk: units held (negative: short)"},
       {"model.portfolio[].option", "one of", "", "call, put",
-       "risk: call or put (option and digital positions)"},
+       "risk: call or put (option, digital and barrier positions)"},
       {"model.portfolio[].strike", "number", "", "> 0 or any for a forward",
-       "risk: the strike (forward, option and digital positions)"},
+       "risk: the strike (forward, option, digital and barrier positions)"},
       {"model.portfolio[].maturity", "number", "", "> 0",
-       "risk: years to maturity today (forward, option and digital positions)"},
+       "risk: years to maturity today (forward, option, digital and barrier positions)"},
       {"model.factors.dof", "number", "", "in (2, 1e+06]",
        "risk: the Student-t degrees of freedom"},
       {"model.keep_pnl", "one of", "false", "false, true",

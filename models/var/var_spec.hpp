@@ -2,6 +2,7 @@
 // over a horizon, and a portfolio revalued in full at its end.
 #pragma once
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,9 +27,20 @@ struct Position {
   double quantity = 0;    // negative: short
   double strike = 0;      // forward: delivery price; option: strike
   double maturity = 0;    // years from today (forwards and options)
+  double barrier = 0;     // barrier options: the level H
   std::string name;       // default p<index>: names its contributions
   std::vector<std::string> groups;  // its value in each of VarSpec::group_columns
 };
+
+// Today's spot is on a barrier position's live side (a crossed barrier has made it
+// a vanilla or nothing already: book it as that).
+inline bool barrier_live(const Position& p, double spot) {
+  return !is_barrier(p.instrument) || (option::is_down(barrier_of(p.instrument)) ? spot > p.barrier : spot < p.barrier);
+}
+inline const std::vector<std::string>& barrier_kind_names() {
+  static const std::vector<std::string> n(std::begin(option::kBarrierKindNames), std::end(option::kBarrierKindNames));
+  return n;
+}
 
 // Monte Carlo draws the factors' shocks; historical simulation takes them from a
 // market history (models/var/history.hpp).
