@@ -5,7 +5,12 @@
 # purpose names them.
 #
 #   scripts/compare-bits.sh [options] OLD_BUILD NEW_BUILD
+#   scripts/compare-bits.sh [options] --digests FILE BUILD
 #     OLD_BUILD, NEW_BUILD   build folders (holding mcsim) or mcsim executables
+#     --digests FILE         one build against the digests FILE holds (one line a job:
+#                            name, SHA-256 of what the comparison reads); --write-digests
+#                            FILE writes them instead. With --paths, every job (the
+#                            validation cases too) runs at that size.
 #     --paths N              run every example job with run.paths=N (validation cases
 #                            keep their own sizes); default: the jobs as written
 #     --backend B            cpu (default) | cuda | auto
@@ -16,23 +21,31 @@
 # Exit status: 0 all the same bits, 1 some differ, 2 a run failed or bad usage.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-paths="" backend=cpu only="" keep="" jobs=""
+paths="" backend=cpu only="" keep="" jobs="" digests="" write=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --paths) paths=$2; shift 2 ;;
+    --digests) digests=$2; shift 2 ;;
+    --write-digests) digests=$2 write=1; shift 2 ;;
     --backend) backend=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
     --jobs) jobs=$(cd "$2" && pwd); shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     -*) echo "compare-bits: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
 done
-[ $# -eq 2 ] || { echo "usage: scripts/compare-bits.sh [options] OLD_BUILD NEW_BUILD" >&2; exit 2; }
 exe() { if [ -d "$1" ]; then echo "$(cd "$1" && pwd)/mcsim"; else echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; fi; }
-old=$(exe "$1") new=$(exe "$2")
-for x in "$old" "$new"; do [ -x "$x" ] || { echo "compare-bits: no mcsim at $x" >&2; exit 2; }; done
+if [ -n "$digests" ]; then
+  [ $# -eq 1 ] || { echo "usage: scripts/compare-bits.sh [options] --digests FILE BUILD" >&2; exit 2; }
+  digests=$(cd "$(dirname "$digests")" && pwd)/$(basename "$digests")
+  sides="new" old="" new=$(exe "$1")
+else
+  [ $# -eq 2 ] || { echo "usage: scripts/compare-bits.sh [options] OLD_BUILD NEW_BUILD" >&2; exit 2; }
+  sides="old new" old=$(exe "$1") new=$(exe "$2")
+fi
+for x in $old "$new"; do [ -x "$x" ] || { echo "compare-bits: no mcsim at $x" >&2; exit 2; }; done
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 work=${keep:-$(mktemp -d)}
@@ -89,17 +102,19 @@ for job in "$work"/jobs/*.yaml; do
   [ -z "$only" ] || echo "$name" | grep -Eq "$only" || continue
   set -- --backend "$backend" -q --force
   # A historical simulation's scenarios are its history's windows: paths stay as they are.
-  case "$name" in config-*) [ -z "$paths" ] || grep -q "method: *historical" "$job" || set -- "$@" --set "run.paths=$paths" ;; esac
+  sized=config-; [ -z "$digests" ] || sized=""
+  case "$name" in "$sized"*) [ -z "$paths" ] || grep -q "method: *historical" "$job" || set -- "$@" --set "run.paths=$paths" ;; esac
   ok=""
-  for side in old new; do
+  for side in $sides; do
     bin=$old; [ $side = new ] && bin=$new
     if (cd "$work" && "$bin" run "$job" -o "$work/$side/$name.h5" "$@" >"$work/$side/$name.log" 2>&1); then
       ok="$ok $side"
     fi
   done
   case "$ok" in
-    " old new") ;;
-    "") echo "FAILED  $name on both builds: $(tail -1 "$work/new/$name.log")" ;;
+    " $sides" | " old new") ;;
+    "") echo "FAILED  $name on both builds: $(tail -1 "$work/new/$name.log")"
+        [ -z "$digests" ] || failed=1 ;;
     *) echo "FAILED  $name on one build only (ran on:$ok): see $work/old/$name.log and $work/new/$name.log"
        failed=1 ;;
   esac
@@ -108,10 +123,10 @@ done
 # Every dataset and every attribute under /scenarios, bit for bit (provenance,
 # /timing and diagnostics that are rates, NAME_per_s, are allowed to differ).
 status=0
-"$py" - "$work" "$only" <<'PY' || status=$?
-import glob, os, re, sys
+"$py" - "$work" "$only" "$digests" "$write" "$paths" <<'PY' || status=$?
+import glob, hashlib, os, re, sys
 import h5py, numpy as np
-work, only = sys.argv[1], sys.argv[2]
+work, only, digests, write, paths = sys.argv[1:6]
 def same(a, b):
     a, b = np.asarray(a), np.asarray(b)
     if a.shape != b.shape or a.dtype != b.dtype:
@@ -140,6 +155,37 @@ def estimates(f):
         for r in est[()]:
             rows[(s, r["name"].decode() if isinstance(r["name"], bytes) else r["name"])] = r
     return rows
+def digest(path):
+    with h5py.File(path, "r") as f:
+        x = {}
+        walk(f["scenarios"], "/scenarios", x)
+    h = hashlib.sha256()
+    for k in sorted(x):
+        v = np.asarray(x[k])
+        h.update(f"{k}|{v.dtype.str}|{v.shape}|".encode())
+        h.update(v.tobytes())
+    return h.hexdigest()
+if digests:
+    runs = {os.path.basename(p)[:-3]: digest(p) for p in sorted(glob.glob(os.path.join(work, "new", "*.h5")))
+            if not p.endswith(".ckpt.h5")}
+    if write:
+        with open(digests, "w") as o:
+            o.write(f"# scripts/compare-bits.sh {'--paths ' + paths + ' ' if paths else ''}--write-digests: one job a line, "
+                    "the SHA-256 of its results' numbers\n")
+            for name, d in runs.items():
+                o.write(f"{name} {d}\n")
+        print(f"compare-bits: wrote {len(runs)} digests to {digests}")
+        sys.exit(0)
+    kept = dict(l.split() for l in open(digests) if l.strip() and not l.startswith("#"))
+    if only:
+        kept = {k: v for k, v in kept.items() if re.search(only, k)}
+    bad = sorted(k for k in set(kept) | set(runs) if kept.get(k) != runs.get(k))
+    for k in bad:
+        why = "no digest kept" if k not in kept else "did not run" if k not in runs else "bits moved"
+        print(f"DIFFER  {k}: {why}")
+    print(f"compare-bits: {len(runs)} jobs against {os.path.basename(digests)}, {len(bad)} differ"
+          + ("; a change that moves bits on purpose rewrites the file with --write-digests and says so" if bad else ""))
+    sys.exit(1 if bad else 0)
 differ = compared = 0
 for old in sorted(glob.glob(os.path.join(work, "old", "*.h5"))):
     name = os.path.basename(old)[:-3]
