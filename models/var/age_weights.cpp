@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "models/var/tail_figures.hpp"
+
 namespace mcsim::var {
 
 std::vector<double> age_weights(std::size_t n, double decay) {
@@ -89,9 +91,9 @@ double weighted_sum(const std::vector<Coefficient>& terms, const UnitLoss& loss)
 reduce::Estimate weighted_var_share(const WeightedLevel& f, double var_se, double band_mean, const UnitLoss& unit,
                                     const std::string& name) {
   const auto [mean, se] = weighted_mean(f.band, unit);
-  const double scale = band_mean != 0 ? f.var / band_mean : 1.0;
-  const double share = mean * scale, moved = f.var != 0 ? share / f.var * var_se : 0.0;
-  return reduce::normal_estimate(name, share, std::sqrt(se * se * scale * scale + moved * moved), f.band.size());
+  const double slope = share_slope(mean, weighted_es_share(f, unit, name).value, band_mean, f.es);
+  return reduce::normal_estimate(name, mean + slope * (f.var - band_mean),
+                                 std::sqrt(se * se + slope * slope * var_se * var_se), f.band.size());
 }
 
 reduce::Estimate weighted_es_share(const WeightedLevel& f, const UnitLoss& unit, const std::string& name) {

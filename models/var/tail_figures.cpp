@@ -59,13 +59,18 @@ LevelFigures level_figures(double level, std::uint64_t n, LevelPass pass, const 
   return f;
 }
 
-reduce::Estimate var_share(const LevelFigures& f, const PositionSums& p, const Units& units, const std::string& name) {
+double share_slope(double band_share, double es_share, double band_mean, double es) {
+  if (es - band_mean > 1e-12 * std::fabs(es)) return (es_share - band_share) / (es - band_mean);
+  return band_mean != 0 ? band_share / band_mean : 0.0;
+}
+
+reduce::Estimate var_share(const LevelFigures& f, std::uint64_t n, const PositionSums& p, const Units& units,
+                           const std::string& name) {
   const double w = static_cast<double>(f.band_hi - f.band_lo + 1);
   const auto [mean, variance] = moments(units.loss.to_double(p.band.sum), units.square.to_double(p.band.sum_sq), w);
-  const double scale = f.band_mean != 0 ? f.var / f.band_mean : 1.0;
-  const double share = mean * scale, moved = f.var != 0 ? share / f.var * f.var_se : 0.0;
-  return normal_estimate(name, share, std::sqrt(variance / w * scale * scale + moved * moved),
-                  static_cast<std::uint64_t>(w));
+  const double slope = share_slope(mean, es_share(f, n, p, units, name).value, f.band_mean, f.es);
+  return normal_estimate(name, mean + slope * (f.var - f.band_mean),
+                         std::sqrt(variance / w + slope * slope * f.var_se * f.var_se), static_cast<std::uint64_t>(w));
 }
 
 reduce::Estimate es_share(const LevelFigures& f, std::uint64_t n, const PositionSums& p, const Units& units,

@@ -57,12 +57,21 @@ struct PositionSums {
   SumPair tail, above, band;
   reduce::Fixed at_var = 0;
 };
-// Its share of the VaR: its mean loss over the band, scaled so that the shares add
-// up to the VaR; the error holds the band's spread and the VaR's own error, shared
-// in proportion. Its share of the ES: its loss over the tail, the VaR scenario
-// counted for its fraction, as ES counts it.
-reduce::Estimate var_share(const LevelFigures& f, const PositionSums& p, const Units& units, const std::string& name);
+// Its share of the VaR: its mean loss over the band, moved along share_slope from the
+// band's mean loss to the VaR, so that the shares add up to the VaR; the error holds
+// the band's spread and the VaR's own error, carried by the same slope. Its share of
+// the ES: its loss over the tail, the VaR scenario counted for its fraction, as ES
+// counts it.
+reduce::Estimate var_share(const LevelFigures& f, std::uint64_t n, const PositionSums& p, const Units& units,
+                           const std::string& name);
 reduce::Estimate es_share(const LevelFigures& f, std::uint64_t n, const PositionSums& p, const Units& units,
                           const std::string& name);
+// How far a unit's VaR share moves with the VaR: the slope of its conditional mean
+// loss E[L_u | L = v], estimated by the secant from the band (its mean loss there at
+// the band's mean loss) to the tail (its ES share at the ES). The slopes add up to 1
+// over the positions, as the shares add up. A unit flat in the tail (a knocked-out
+// barrier) keeps its band mean and none of the VaR's error, and the others take
+// more than their share of it; in proportion (mean / band mean) when ES = band mean.
+double share_slope(double band_share, double es_share, double band_mean, double es);
 
 }  // namespace mcsim::var

@@ -447,7 +447,7 @@ ScenarioRun RiskStages::results(const std::vector<std::string>&, const DeviceLis
     const double band_mean = aged ? var::weighted_sum(weighted[l].band, aged_units.portfolio()) : 0.0;  // once a level
     const auto var_of = [&](std::size_t k, const std::string& name) {
       return aged ? var::weighted_var_share(weighted[l], f.var_se, band_mean, aged_units.unit(k), name)
-                  : var::var_share(f, unit_sums(l, k), fixed, name);
+                  : var::var_share(f, n, unit_sums(l, k), fixed, name);
     };
     const auto es_of = [&](std::size_t k, const std::string& name) {
       return aged ? var::weighted_es_share(weighted[l], aged_units.unit(k), name) : var::es_share(f, n, unit_sums(l, k), fixed, name);
