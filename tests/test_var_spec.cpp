@@ -9,6 +9,7 @@
 #include "models/option/analytic.hpp"
 #include "models/var/delta_var.hpp"
 #include "models/var/exact_tail.hpp"
+#include "models/var/tail_figures.hpp"
 
 using namespace mcsim;
 
@@ -136,6 +137,19 @@ TEST_CASE("a barrier revalues at the closed form, knocked past its level at the 
         CHECK(var::position_value(inst, 1, K, H, T, past, r, vol) ==
               Approx(option::is_out(kind) ? 0.0 : vanilla).epsilon(1e-12).margin(1e-14));
       }
+}
+
+TEST_CASE("VaR shares move with the VaR along each unit's own slope", "[var]") {
+  // Three units in a band whose mean loss is 100, a tail whose mean (the ES) is 150.
+  const double band_mean = 100, es = 150;
+  const double band[] = {60, 40, 0}, tail[] = {90, 60, 0};  // the third is flat in the tail
+  double total = 0;
+  for (int u = 0; u < 3; ++u) total += var::share_slope(band[u], tail[u], band_mean, es);
+  CHECK(total == Approx(1.0).epsilon(1e-15));  // so the moved shares still add up to the VaR
+  CHECK(var::share_slope(band[0], tail[0], band_mean, es) == Approx(0.6));
+  CHECK(var::share_slope(band[2], tail[2], band_mean, es) == 0);
+  // Without a spread between band and tail, in proportion to the band mean.
+  CHECK(var::share_slope(60, 60, 100, 100) == Approx(0.6));
 }
 
 TEST_CASE("delta-normal VaR of stocks is the normal quantile of the linear loss", "[var]") {
