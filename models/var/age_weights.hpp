@@ -46,11 +46,11 @@ struct VarEs {
 VarEs weighted_var_es(const std::vector<std::pair<double, double>>& sorted, double level);
 
 // A unit's (position's or group's) shares, from its loss in each scenario the
-// level names. The VaR's: VaR x its band mean over the portfolio's (`band_mean`,
-// weighted_sum of the positions' losses added, once a level), the error of the band
-// mean and the VaR's own error (var_se) shared in proportion; the ES's: the same
-// weighted sum as ES, its error that of a weighted mean. Both add up over the
-// positions to the figure.
+// level names. The VaR's: its band mean moved to the VaR along share_slope
+// (tail_figures.hpp) from the portfolio's band mean (`band_mean`, weighted_sum of the
+// positions' losses added, once a level), its error the band mean's and slope x the
+// VaR's own (var_se); the ES's: the same weighted sum as ES, its error that of a
+// weighted mean. Both add up over the positions to the figure.
 using UnitLoss = std::function<double(std::uint64_t scenario)>;
 double weighted_sum(const std::vector<Coefficient>& terms, const UnitLoss& loss);
 reduce::Estimate weighted_var_share(const WeightedLevel& f, double var_se, double band_mean, const UnitLoss& unit,

@@ -15,7 +15,7 @@ double portfolio_value(const VarSpec& s, double spot, double elapsed) {
   const RiskAsset& a = s.assets.front();
   double v = 0;
   for (const Position& p : s.portfolio)
-    v += position_value(p.instrument, p.quantity, p.strike, p.barrier, p.maturity - elapsed, spot, s.rate, a.volatility);
+    v += value_of(p, p.maturity - elapsed, spot, s.rate, a.volatility);
   return v;
 }
 
@@ -31,6 +31,12 @@ double spot_at_shock(const VarSpec& s, double z) {
   const RiskAsset& a = s.assets.front();
   const double h = s.horizon();
   return a.spot * std::exp((a.drift - 0.5 * a.volatility * a.volatility) * h + a.volatility * std::sqrt(h) * z);
+}
+// Its inverse: the shock that takes the spot to `spot`.
+double shock_at_spot(const VarSpec& s, double spot) {
+  const RiskAsset& a = s.assets.front();
+  const double h = s.horizon();
+  return (std::log(spot / a.spot) - (a.drift - 0.5 * a.volatility * a.volatility) * h) / (a.volatility * std::sqrt(h));
 }
 }  // namespace
 
@@ -67,8 +73,7 @@ TailRisk tail_of(const VarSpec& s, double alpha, F&& f) {
   std::vector<double> cuts{0.0, 60.0};
   for (const Position& q : s.portfolio) {
     if (!is_barrier(q.instrument)) continue;
-    const double a = s.assets.front().volatility, h = s.horizon();
-    const double z = (std::log(q.barrier / s.assets.front().spot) - (s.assets.front().drift - 0.5 * a * a) * h) / (a * std::sqrt(h));
+    const double z = shock_at_spot(s, q.barrier);
     double lo = 0, hi = 60;  // shock_at runs monotonically from the quantile outwards
     if ((shock_at(lo) - z) * (shock_at(hi) - z) >= 0) continue;
     for (int i = 0; i < 200; ++i) {
@@ -98,8 +103,8 @@ std::vector<TailRisk> exact_single_asset_contributions(const VarSpec& s, double 
   const double h = s.horizon();
   for (const Position& p : s.portfolio)
     out.push_back(tail_of(s, alpha, [&](double z) {
-      return position_value(p.instrument, p.quantity, p.strike, p.barrier, p.maturity, a.spot, s.rate, a.volatility) -
-             position_value(p.instrument, p.quantity, p.strike, p.barrier, p.maturity - h, spot_at_shock(s, z), s.rate,
+      return value_of(p, p.maturity, a.spot, s.rate, a.volatility) -
+             value_of(p, p.maturity - h, spot_at_shock(s, z), s.rate,
                             a.volatility);
     }));
   return out;

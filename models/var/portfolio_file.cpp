@@ -158,10 +158,9 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
     if (level) {
       if (const auto h = rows.number(*level, "barrier", io::Range::positive())) p.barrier = *h;
       else ok = false;
-      if (ok && !barrier_live(p, s.assets[static_cast<std::size_t>(p.asset)].spot))  // ok: the asset was found
-        ok = rows.error(*level, fmt::format("{:g} is crossed at today's spot of {} ({:g}): the option is knocked already; "
-                                            "book what it became", p.barrier, under.text,
-                                            s.assets[static_cast<std::size_t>(p.asset)].spot));
+      if (ok)  // the asset was found
+        if (const std::string e = knocked_already(p, under.text, s.assets[static_cast<std::size_t>(p.asset)].spot); !e.empty())
+          ok = rows.error(*level, e);
     }
     for (int g : group_column) {
       const io::CsvField& f = row[static_cast<std::size_t>(g)];

@@ -50,7 +50,7 @@ PortfolioArrays<Real> portfolio_arrays(const VarSpec& s) {
     const RiskAsset& x = s.assets[static_cast<std::size_t>(p.asset)];
     const double left = p.maturity - h;  // life left at the horizon (> 0 for options and forwards)
     const UnitTerms u = unit_terms(p.instrument, p.strike, p.barrier, left, s.rate, x.volatility);
-    const double today = position_value(p.instrument, p.quantity, p.strike, p.barrier, p.maturity, x.spot, s.rate, x.volatility);
+    const double today = value_of(p, p.maturity, x.spot, s.rate, x.volatility);
     a.reals.push_back(static_cast<Real>(p.quantity));
     a.reals.push_back(static_cast<Real>(today));
     for (double t : u.u) a.reals.push_back(static_cast<Real>(t));

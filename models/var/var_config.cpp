@@ -188,9 +188,9 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
       if (b.valid() && p.maturity <= s.horizon())
         b.error("maturity", fmt::format("{} years ends before the horizon of {} days ({:.6g} years)", p.maturity,
                                         s.horizon_days, s.horizon()));
-      if (b.valid() && p.asset >= 0 && !barrier_live(p, s.assets[static_cast<std::size_t>(p.asset)].spot))
-        b.error("barrier", fmt::format("{:g} is crossed at today's spot of {} ({:g}): the option is knocked already; "
-                                       "book what it became", p.barrier, asset, s.assets[static_cast<std::size_t>(p.asset)].spot));
+      if (b.valid() && p.asset >= 0)
+        if (const std::string e = knocked_already(p, asset, s.assets[static_cast<std::size_t>(p.asset)].spot); !e.empty())
+          b.error("barrier", e);
     }
     b.finish();
     s.portfolio.push_back(p);
@@ -212,6 +212,13 @@ void check_option_volatilities(io::Block& factors, const VarSpec& s) {
 }
 
 }  // namespace
+
+std::string knocked_already(const Position& p, const std::string& asset, double spot) {
+  const bool live =
+      !is_barrier(p.instrument) || (option::is_down(barrier_of(p.instrument)) ? spot > p.barrier : spot < p.barrier);
+  return live ? "" : fmt::format("{:g} is crossed at today's spot of {} ({:g}): the option is knocked already; book what "
+                                 "it became", p.barrier, asset, spot);
+}
 
 bool parse_var_spec(io::Block& model, VarSpec& s) {
   s.horizon_days = model.count("horizon_days", std::nullopt, 1, 10000);

@@ -32,11 +32,15 @@ struct Position {
   std::vector<std::string> groups;  // its value in each of VarSpec::group_columns
 };
 
-// Today's spot is on a barrier position's live side (a crossed barrier has made it
-// a vanilla or nothing already: book it as that).
-inline bool barrier_live(const Position& p, double spot) {
-  return !is_barrier(p.instrument) || (option::is_down(barrier_of(p.instrument)) ? spot > p.barrier : spot < p.barrier);
+// Position p's value with `remaining` years left, at spot S, rate r and its asset's volatility.
+inline double value_of(const Position& p, double remaining, double spot, double rate, double volatility) {
+  return position_value(p.instrument, p.quantity, p.strike, p.barrier, remaining, spot, rate, volatility);
 }
+
+// The error of a barrier position whose barrier today's spot of `asset` has crossed
+// (the crossing made it a vanilla or nothing already: book it as that); "" when on
+// the live side or not a barrier.
+std::string knocked_already(const Position& p, const std::string& asset, double spot);
 inline const std::vector<std::string>& barrier_kind_names() {
   static const std::vector<std::string> n(std::begin(option::kBarrierKindNames), std::end(option::kBarrierKindNames));
   return n;
