@@ -490,8 +490,8 @@ TEST_CASE("historical simulation on a book and a history from files agrees on CP
 
 TEST_CASE("portfolio risk with more assets than shared memory holds agrees on CPU and GPU", "[gpu][var]") {
   if (!have_gpu()) return;
-  // 420 assets in double need 420 x 8 bytes a thread: past the shared-memory limit
-  // even at 32 threads a block, so the loss kernel takes its global scratch.
+  // 420 assets in double: a tile of 32 scenarios' shocks (420 x 32 x 8 bytes) is
+  // past the shared-memory limit, so the log-spot kernel works in place.
   const std::string job = wide_var_job(420);
   check_risk_agrees(run_on(io::BackendChoice::Cpu, job, {}), run_on(io::BackendChoice::Cuda, job, {}), 1e-9, false);
 }

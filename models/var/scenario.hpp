@@ -3,6 +3,7 @@
 // s draws from stream (seed, s) alone, so any pass, rank or device regenerates it
 // bit for bit.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -96,24 +97,51 @@ MCSIM_HD Real student_t_scale(rng::Stream& stream, Real dof) {
   }
 }
 
-// Draws the scenario's independent normals into eps[j * stride] and returns the
-// shock scale (1 for normal shocks). Historical simulation: the scenario's log
-// spots instead, from the history (log_spot_at passes them through).
+// A scenario's shocks come in blocks: block k holds the independent normals
+// k w .. k w + w - 1 (w a Philox block's normals), drawn from the stream's block k.
+// Historical simulation: the scenario's log spots instead, from the history
+// (log_spot_at passes them through).
 template <class Real>
-MCSIM_HD Real draw_shocks(const PortfolioView<Real>& pf, rng::Stream& stream, Real* eps, int stride) {
+MCSIM_HD int shock_blocks(const PortfolioView<Real>& pf) {
+  constexpr int w = rng::NormalBlock<Real>::size;
+  return (pf.assets + w - 1) / w;
+}
+
+// Block k of the scenario's shocks into eps[j * stride], from the stream's next
+// block (which must be block k).
+template <class Real>
+MCSIM_HD void draw_shock_block(const PortfolioView<Real>& pf, rng::Stream& stream, int k, Real* eps, int stride) {
+  constexpr int w = rng::NormalBlock<Real>::size;
+  const int j = k * w;
   if (pf.history) {
     const Real* at = pf.history + stream.subsequence() * static_cast<std::uint64_t>(pf.assets);
-    for (int j = 0; j < pf.assets; ++j) eps[j * stride] = at[j];
-    return Real(1);
+    for (int c = 0; c < w && j + c < pf.assets; ++c) eps[(j + c) * stride] = at[j + c];
+    return;
   }
-  constexpr int w = rng::NormalBlock<Real>::size;
-  for (int j = 0; j < pf.assets; j += w) {
-    const auto b = rng::normals<Real>(stream);
-    MCSIM_UNROLL
-    for (int k = 0; k < w; ++k)
-      if (j + k < pf.assets) eps[(j + k) * stride] = b.z[k];
-  }
-  return pf.dof > Real(0) ? student_t_scale(stream, pf.dof) : Real(1);
+  const auto b = rng::normals<Real>(stream);
+  MCSIM_UNROLL
+  for (int c = 0; c < w; ++c)
+    if (j + c < pf.assets) eps[(j + c) * stride] = b.z[c];
+}
+
+// The shocks' scale, drawn from the stream's blocks after the shocks: 1 for normal
+// shocks and for history.
+template <class Real>
+MCSIM_HD Real shock_scale(const PortfolioView<Real>& pf, rng::Stream& stream) {
+  return !pf.history && pf.dof > Real(0) ? student_t_scale(stream, pf.dof) : Real(1);
+}
+
+// Draws all the scenario's shocks into eps[j * stride] and returns their scale.
+template <class Real>
+MCSIM_HD Real draw_shocks(const PortfolioView<Real>& pf, rng::Stream& stream, Real* eps, int stride) {
+  for (int k = 0; k < shock_blocks(pf); ++k) draw_shock_block(pf, stream, k, eps, stride);
+  return shock_scale(pf, stream);
+}
+
+// Asset i's Cholesky row.
+template <class Real>
+MCSIM_HD const Real* cholesky_row(const PortfolioView<Real>& pf, int i) {
+  return pf.cholesky + static_cast<std::size_t>(i) * (i + 1) / 2;
 }
 
 // Asset i's log spot at the horizon from the shocks; `row` is its Cholesky row.
@@ -126,26 +154,32 @@ MCSIM_HD Real log_spot_at(const PortfolioView<Real>& pf, int i, const Real* row,
   return pf.mean_log[i] + pf.vol_h[i] * scale * z;
 }
 
-// The scenario's total loss; visit(p, loss) sees each position's share. eps: room
-// for `assets` reals at a stride (a thread's column of shared memory on a GPU).
-template <class Real, class Visit>
-MCSIM_HD Real scenario_loss(const PortfolioView<Real>& pf, rng::Stream& stream, Real* eps, int stride,
-                            Visit&& visit) {
-  const Real scale = draw_shocks(pf, stream, eps, stride);
+// The scenario's log spots at the horizon, in x[i * stride] (room for `assets`
+// reals: a thread's column of shared memory on a GPU). The shocks are drawn there
+// and replaced last asset first, since asset i reads the shocks of assets 0..i.
+template <class Real>
+MCSIM_HD void scenario_log_spots(const PortfolioView<Real>& pf, rng::Stream& stream, Real* x, int stride) {
+  const Real scale = draw_shocks(pf, stream, x, stride);
+  for (int i = pf.assets - 1; i >= 0; --i)
+    x[i * stride] = log_spot_at(pf, i, cholesky_row(pf, i), x, stride, scale);
+}
+
+// The scenario's total loss at the log spots x[i * stride]: positions in order.
+template <class Real>
+MCSIM_HD Real loss_at(const PortfolioView<Real>& pf, const Real* x, int stride) {
   Real loss = 0;
-  const Real* row = pf.cholesky;
   int p = 0;
   for (int i = 0; i < pf.assets; ++i) {
-    const Real log_s = log_spot_at(pf, i, row, eps, stride, scale), s = exp(log_s);
-    row += i + 1;
-    MCSIM_UNROLL4
-    for (; p < pf.asset_end[i]; ++p) {
-      const Real l = position_loss(pf, p, s, log_s);
-      visit(p, l);
-      loss += l;
-    }
+    const Real log_s = x[i * stride], s = exp(log_s);
+    for (; p < pf.asset_end[i]; ++p) loss += position_loss(pf, p, s, log_s);
   }
   return loss;
+}
+
+template <class Real>
+MCSIM_HD Real scenario_loss(const PortfolioView<Real>& pf, rng::Stream& stream, Real* x, int stride) {
+  scenario_log_spots(pf, stream, x, stride);
+  return loss_at(pf, x, stride);
 }
 
 // Position p's loss at its asset's log spot x, in double: what the unit sums add.
@@ -164,11 +198,6 @@ MCSIM_HD double unit_loss(const PortfolioView<Real>& pf, int u, LossOf&& loss_of
   MCSIM_UNROLL4
   for (int m = pf.unit_begin[u]; m < pf.unit_begin[u + 1]; ++m) loss += loss_of(pf.members[m]);
   return loss;
-}
-
-template <class Real>
-MCSIM_HD Real scenario_loss(const PortfolioView<Real>& pf, rng::Stream& stream, Real* eps, int stride) {
-  return scenario_loss(pf, stream, eps, stride, [](int, Real) {});
 }
 
 }  // namespace mcsim::var

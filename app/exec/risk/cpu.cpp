@@ -17,11 +17,11 @@ void losses_on(const var::PortfolioArrays<Real>& a, std::uint64_t seed, std::uin
   const var::PortfolioView<Real> pf = a.host_view();
 #pragma omp parallel
   {
-    std::vector<Real> eps(static_cast<std::size_t>(a.assets));
+    std::vector<Real> x(static_cast<std::size_t>(a.assets));
 #pragma omp for schedule(dynamic, 256)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(count); ++i) {
       rng::Stream stream(seed, first + static_cast<std::uint64_t>(i));
-      out[i] = static_cast<double>(var::scenario_loss(pf, stream, eps.data(), 1));
+      out[i] = static_cast<double>(var::scenario_loss(pf, stream, x.data(), 1));
     }
   }
 }
@@ -36,19 +36,14 @@ void sums_on(const var::PortfolioArrays<Real>& a, std::uint64_t seed, const redu
   const std::size_t width = 2 * static_cast<std::size_t>(bands) * units;
 #pragma omp parallel
   {
-    std::vector<Real> eps(static_cast<std::size_t>(a.assets)), log_spots(static_cast<std::size_t>(a.assets));
+    std::vector<Real> log_spots(static_cast<std::size_t>(a.assets));
     std::vector<double> position_loss(static_cast<std::size_t>(a.positions));  // each revalued once a scenario
     std::vector<reduce::Fixed> mine(width, 0);
 #pragma omp for schedule(dynamic, 16)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(scenarios.size()); ++i) {
       rng::Stream stream(seed, scenarios[static_cast<std::size_t>(i)]);
       const std::uint32_t mask = masks[static_cast<std::size_t>(i)];
-      const Real scale = var::draw_shocks(pf, stream, eps.data(), 1);
-      const Real* row = pf.cholesky;
-      for (int j = 0; j < a.assets; ++j) {
-        log_spots[static_cast<std::size_t>(j)] = var::log_spot_at(pf, j, row, eps.data(), 1, scale);
-        row += j + 1;
-      }
+      var::scenario_log_spots(pf, stream, log_spots.data(), 1);
       for (int p = 0; p < a.positions; ++p)
         position_loss[static_cast<std::size_t>(p)] = var::position_loss_at(pf, p, log_spots[static_cast<std::size_t>(pf.asset_of[p])]);
       for (std::size_t u = 0; u < units; ++u) {

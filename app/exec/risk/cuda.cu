@@ -1,17 +1,17 @@
 // Portfolio risk on one GPU. Losses and position sums may be called from two host
 // threads at once (the next unit's losses beside this unit's sums): they use
 // separate buffers, and this file is built with per-thread default streams.
-// Losses: one thread a scenario, its independent
-// normals in a column of shared memory (or of a global scratch when the assets are
-// too many), the same scenario_loss as the CPU. Position sums: the listed
-// scenarios' log spots first, then a table of each unit's loss in each scenario
-// (positions revalued once, groups as their members' sums), then one thread per
-// unit and segment of the list adding exact fixed-point terms, and the segments'
-// sums added last: integer adds, so the sums do not depend on the launch.
+// Losses: the scenarios' log spots first (a block a tile of 32 scenarios, their
+// shocks in shared memory), then a thread a scenario revaluing the book there:
+// the same draw_shock_block, log_spot_at and loss_at as the CPU. Position sums:
+// the listed scenarios' log spots the same way, then a table of each unit's loss
+// in each scenario (positions revalued once, groups as their members' sums), then
+// one thread per unit and segment of the list adding exact fixed-point terms, and
+// the segments' sums added last: integer adds, so the sums do not depend on the
+// launch.
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <functional>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -51,8 +51,8 @@ class CudaRiskExecutor : public RiskExecutor {
   std::uint64_t uploaded_ = 0;  // the kernel id the portfolio copy belongs to
   std::mutex upload_mutex_;
   DeviceBuffer reals_, ints_;                              // the portfolio
-  DeviceBuffer out_, scratch_;                             // losses
-  DeviceBuffer list_, list_scratch_, log_spots_, table_, partial_;  // position sums
+  DeviceBuffer out_, spots_;                               // losses
+  DeviceBuffer list_, log_spots_, table_, partial_;        // position sums
 };
 
 namespace {
@@ -61,39 +61,65 @@ using reduce::Fixed;
 
 const auto check = check_cuda;
 
-constexpr std::size_t kSharedBytes = 100 << 10;  // shared memory a block of the loss kernel may take
+constexpr std::size_t kSharedBytes = 100 << 10;  // shared memory a block of the log-spot kernel may take
+constexpr std::size_t kSpotBytes = 512 << 20;    // the loss pass's log spots: fewer scenarios a batch for many assets
+constexpr std::uint64_t kMaxBatch = 1 << 24;     // scenarios a launch (int indices)
 constexpr std::uint64_t kListBatch = 16384;      // listed scenarios whose log spots are held at once
 constexpr std::size_t kTableBytes = 512 << 20;   // the unit-loss table's room: fewer scenarios a batch for big books
 constexpr int kSegment = 256;                    // listed scenarios a position-sum thread adds
 constexpr int kMaxBands = 32;                    // bands a mask can name
 
+// log_spots[i * m + s]: asset i's log spot in scenario s of the batch, that is
+// scenario list[s] (first + s without a list). A block takes a tile of 32
+// scenarios, a lane each, and holds their shocks in shared memory, e[j * 32 + lane]:
+// its warps draw the shock blocks (each from its own place in the stream), then
+// share the assets, each warp computing one asset's Cholesky product for all 32
+// scenarios at a time. The same draw_shock_block and log_spot_at as the CPU, at a
+// 32nd of the shared memory a thread a scenario would need, so the block runs at
+// full occupancy; the revaluation that follows holds no shared memory at all.
+constexpr int kTile = 32;  // scenarios a block of the log-spot kernel: a warp's lanes
+
 template <class Real>
-__global__ void losses_kernel(const var::PortfolioView<Real> pf, std::uint64_t seed, std::uint64_t first,
-                              std::uint64_t count, double* out, Real* scratch, bool shared) {
+__global__ void log_spots_kernel(const var::PortfolioView<Real> pf, std::uint64_t seed, std::uint64_t first,
+                                 const std::uint64_t* list, int m, Real* log_spots) {
   extern __shared__ __align__(16) unsigned char smem[];
-  const unsigned threads = gridDim.x * blockDim.x, t = blockIdx.x * blockDim.x + threadIdx.x;
-  Real* eps = shared ? reinterpret_cast<Real*>(smem) + threadIdx.x : scratch + t;
-  const int stride = shared ? static_cast<int>(blockDim.x) : static_cast<int>(threads);
-  for (std::uint64_t i = t; i < count; i += threads) {
-    rng::Stream stream(seed, first + i);
-    out[i] = static_cast<double>(var::scenario_loss(pf, stream, eps, stride));
+  Real* e = reinterpret_cast<Real*>(smem);
+  Real* scale = e + static_cast<std::size_t>(pf.assets) * kTile;  // per lane
+  const int lane = threadIdx.x % kTile, warp = threadIdx.x / kTile, warps = blockDim.x / kTile;
+  const int s = blockIdx.x * kTile + lane;
+  const std::uint64_t scenario = s < m ? (list ? list[s] : first + s) : 0;  // a spare lane draws scenario 0, unused
+  const int blocks = var::shock_blocks(pf);
+  for (int k = warp; k < blocks; k += warps) {
+    rng::Stream stream(seed, scenario, k);
+    var::draw_shock_block(pf, stream, k, e + lane, kTile);
   }
+  if (warp == 0) {
+    rng::Stream stream(seed, scenario, blocks);
+    scale[lane] = var::shock_scale(pf, stream);
+  }
+  __syncthreads();
+  if (s >= m) return;
+  for (int i = warp; i < pf.assets; i += warps)
+    log_spots[static_cast<std::size_t>(i) * m + s] = var::log_spot_at(pf, i, var::cholesky_row(pf, i), e + lane, kTile, scale[lane]);
 }
 
-// log_spots[i * m + s]: asset i's log spot in listed scenario s.
+// The same for books of too many assets for a tile in shared memory: a thread a
+// scenario, working in place in log_spots.
 template <class Real>
-__global__ void log_spots_kernel(const var::PortfolioView<Real> pf, std::uint64_t seed, const std::uint64_t* list,
-                                 int m, Real* scratch, Real* log_spots) {
+__global__ void log_spots_in_place_kernel(const var::PortfolioView<Real> pf, std::uint64_t seed, std::uint64_t first,
+                                          const std::uint64_t* list, int m, Real* log_spots) {
   const int s = blockIdx.x * blockDim.x + threadIdx.x;
   if (s >= m) return;
-  rng::Stream stream(seed, list[s]);
-  Real* eps = scratch + s;
-  const Real scale = var::draw_shocks(pf, stream, eps, m);
-  const Real* row = pf.cholesky;
-  for (int i = 0; i < pf.assets; ++i) {
-    log_spots[static_cast<std::size_t>(i) * m + s] = var::log_spot_at(pf, i, row, eps, m, scale);
-    row += i + 1;
-  }
+  rng::Stream stream(seed, list ? list[s] : first + s);
+  var::scenario_log_spots(pf, stream, log_spots + s, m);
+}
+
+// out[s]: the loss of the batch's scenario s, one thread each, the same loss_at
+// as the CPU's.
+template <class Real>
+__global__ void revalue_kernel(const var::PortfolioView<Real> pf, const Real* log_spots, int m, double* out) {
+  const int s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s < m) out[s] = static_cast<double>(var::loss_at(pf, log_spots + s, m));
 }
 
 // table[u * m + s]: unit u's loss in listed scenario s. Positions first, one thread
@@ -181,35 +207,46 @@ void CudaRiskExecutor::upload(const var::RiskKernel& k) {
 
 namespace {
 
+// The log-spot kernel over a batch of m scenarios: tiles of 32 scenarios with
+// their shocks in shared memory, else (too many assets) in place.
+template <class Real>
+void launch_log_spots(int device, const var::PortfolioView<Real>& pf, std::uint64_t seed, std::uint64_t first,
+                      const std::uint64_t* list, int m, Real* log_spots) {
+  const std::size_t smem = (static_cast<std::size_t>(pf.assets) + 1) * kTile * sizeof(Real);
+  if (smem <= kSharedBytes) {
+    check(cudaFuncSetAttribute(log_spots_kernel<Real>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)),
+          device, "kernel setup");
+    log_spots_kernel<Real><<<(m + kTile - 1) / kTile, 8 * kTile, smem>>>(pf, seed, first, list, m, log_spots);
+  } else {
+    log_spots_in_place_kernel<Real><<<(m + 127) / 128, 128>>>(pf, seed, first, list, m, log_spots);
+  }
+  check(cudaGetLastError(), device, "launch of the log-spot kernel");
+}
+
+// Scenarios a batch: as many as fit in `room` at `bytes` each, at most `count`
+// (and kMaxBatch), at least one.
+std::uint64_t batch_of(std::size_t room, std::size_t bytes, std::uint64_t count) {
+  return std::max<std::uint64_t>(1, std::min<std::uint64_t>({room / bytes, count, kMaxBatch}));
+}
+
 template <class Real>
 void launch_losses(int device, const var::PortfolioView<Real>& pf, std::uint64_t seed, std::uint64_t first,
-                   std::uint64_t count, double* out, const std::function<Real*(std::size_t)>& scratch) {
-  // The widest block whose normals fit in shared memory, else a global scratch.
-  const std::size_t per_thread = static_cast<std::size_t>(pf.assets) * sizeof(Real);
-  int block = 256;
-  while (block > 32 && block * per_thread > kSharedBytes) block /= 2;
-  const bool shared = block * per_thread <= kSharedBytes;
-  if (!shared) block = 128;
-  const std::size_t smem = shared ? block * per_thread : 0;
-  check(cudaFuncSetAttribute(losses_kernel<Real>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)),
-        device, "kernel setup");
-  int sms = 0, per_sm = 0;
-  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), device, "device query");
-  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, losses_kernel<Real>, block, smem), device, "occupancy");
-  const std::uint64_t needed = (count + block - 1) / block;
-  const unsigned grid = static_cast<unsigned>(std::min<std::uint64_t>(needed, static_cast<std::uint64_t>(sms) * std::max(per_sm, 1)));
-  Real* global = shared ? nullptr : scratch(static_cast<std::size_t>(grid) * block * pf.assets * sizeof(Real));
-  losses_kernel<Real><<<grid, block, smem>>>(pf, seed, first, count, out, global, shared);
-  check(cudaGetLastError(), device, "launch of the loss kernel");
+                   std::uint64_t count, double* out, Real* log_spots) {
+  const std::uint64_t batch = batch_of(kSpotBytes, pf.assets * sizeof(Real), count);
+  for (std::uint64_t at = 0; at < count; at += batch) {
+    const int m = static_cast<int>(std::min(batch, count - at));
+    launch_log_spots<Real>(device, pf, seed, first + at, nullptr, m, log_spots);
+    revalue_kernel<Real><<<(m + 255) / 256, 256>>>(pf, log_spots, m, out + at);
+    check(cudaGetLastError(), device, "launch of the revaluation kernel");
+  }
 }
 
 template <class Real>
 void launch_position_sums(int device, const var::PortfolioView<Real>& pf, std::uint64_t seed, const std::uint64_t* list,
                           const std::uint32_t* masks, int m, int bands, const reduce::FixedUnit& unit,
-                          const reduce::FixedUnit& square_unit, Real* scratch, Real* log_spots, double* table,
-                          Fixed* partial, Fixed* out) {
-  log_spots_kernel<Real><<<(m + 127) / 128, 128>>>(pf, seed, list, m, scratch, log_spots);
-  check(cudaGetLastError(), device, "launch of the log-spot kernel");
+                          const reduce::FixedUnit& square_unit, Real* log_spots, double* table, Fixed* partial,
+                          Fixed* out) {
+  launch_log_spots<Real>(device, pf, seed, 0, list, m, log_spots);
   const auto blocks = [](std::size_t threads) { return static_cast<unsigned>((threads + 255) / 256); };
   position_losses_kernel<Real><<<blocks(static_cast<std::size_t>(pf.positions) * m), 256>>>(pf, log_spots, m, table);
   check(cudaGetLastError(), device, "launch of the position-loss kernel");
@@ -232,13 +269,15 @@ float CudaRiskExecutor::losses(const var::RiskKernel& k, std::uint64_t first, st
   check(cudaSetDevice(device_), device_, "device selection");
   upload(k);
   double* d_out = static_cast<double*>(out_.room(count * sizeof(double), device_));
+  const std::size_t real = k.precision == Precision::Float ? sizeof(float) : sizeof(double);
+  void* log_spots = spots_.room(batch_of(kSpotBytes, k.assets() * real, count) * k.assets() * real, device_);
   EventTimer timer(device_);
   if (k.precision == Precision::Float)
     launch_losses<float>(device_, device_view<float>(k, reals_.get(), ints_.get()), k.seed, first, count, d_out,
-                         [&](std::size_t bytes) { return static_cast<float*>(scratch_.room(bytes, device_)); });
+                         static_cast<float*>(log_spots));
   else
     launch_losses<double>(device_, device_view<double>(k, reals_.get(), ints_.get()), k.seed, first, count, d_out,
-                          [&](std::size_t bytes) { return static_cast<double*>(scratch_.room(bytes, device_)); });
+                          static_cast<double*>(log_spots));
   const float ms = timer.ms("risk kernels");
   check(cudaMemcpy(out, d_out, count * sizeof(double), cudaMemcpyDeviceToHost), device_, "copy of losses");
   return ms;
@@ -251,9 +290,7 @@ float CudaRiskExecutor::sums_of(const var::RiskKernel& k, const std::vector<std:
   const std::size_t width = 2 * static_cast<std::size_t>(bands) * k.units();
   const std::size_t real = k.precision == Precision::Float ? sizeof(float) : sizeof(double);
   std::vector<Fixed> part(width);
-  // Scenarios a batch: as many as the unit-loss table has room for.
-  const std::size_t batch =
-      std::clamp<std::size_t>(kTableBytes / (static_cast<std::size_t>(k.units()) * sizeof(double)), 1, kListBatch);
+  const std::size_t batch = batch_of(kTableBytes, k.units() * sizeof(double), std::min<std::uint64_t>(scenarios.size(), kListBatch));
   float ms = 0;
   for (std::size_t at = 0; at < scenarios.size(); at += batch) {
     const int m = static_cast<int>(std::min<std::size_t>(batch, scenarios.size() - at));
@@ -262,7 +299,6 @@ float CudaRiskExecutor::sums_of(const var::RiskKernel& k, const std::vector<std:
     auto* d_masks = reinterpret_cast<std::uint32_t*>(list + m * sizeof(std::uint64_t));
     check(cudaMemcpy(d_list, scenarios.data() + at, m * sizeof(std::uint64_t), cudaMemcpyHostToDevice), device_, "list upload");
     check(cudaMemcpy(d_masks, masks.data() + at, m * sizeof(std::uint32_t), cudaMemcpyHostToDevice), device_, "list upload");
-    void* scratch = list_scratch_.room(static_cast<std::size_t>(m) * k.assets() * real, device_);
     void* log_spots = log_spots_.room(static_cast<std::size_t>(m) * k.assets() * real, device_);
     auto* table = static_cast<double*>(table_.room(static_cast<std::size_t>(m) * k.units() * sizeof(double), device_));
     const int segments = (m + kSegment - 1) / kSegment;
@@ -271,12 +307,10 @@ float CudaRiskExecutor::sums_of(const var::RiskKernel& k, const std::vector<std:
     EventTimer timer(device_);
     if (k.precision == Precision::Float)
       launch_position_sums<float>(device_, device_view<float>(k, reals_.get(), ints_.get()), k.seed, d_list, d_masks, m,
-                                  bands, k.unit, k.square_unit, static_cast<float*>(scratch),
-                                  static_cast<float*>(log_spots), table, partial, d_out);
+                                  bands, k.unit, k.square_unit, static_cast<float*>(log_spots), table, partial, d_out);
     else
       launch_position_sums<double>(device_, device_view<double>(k, reals_.get(), ints_.get()), k.seed, d_list, d_masks, m,
-                                   bands, k.unit, k.square_unit, static_cast<double*>(scratch),
-                                   static_cast<double*>(log_spots), table, partial, d_out);
+                                   bands, k.unit, k.square_unit, static_cast<double*>(log_spots), table, partial, d_out);
     ms += timer.ms("risk kernels");
     check(cudaMemcpy(part.data(), d_out, width * sizeof(Fixed), cudaMemcpyDeviceToHost), device_, "copy of position sums");
     for (std::size_t j = 0; j < width; ++j) sums[j] += part[j];
