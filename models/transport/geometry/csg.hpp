@@ -1,0 +1,182 @@
+// Constructive solid geometry as a history reads it, written once for host and
+// device: cells are regions over the surfaces' half-spaces, filled with a material,
+// a universe (other cells, moved by a translation) or a rectangular lattice of
+// universes. Finding a point's cell walks down from the root universe, a level per
+// fill; the distance to a cell's boundary is the least over the levels of the
+// distances to the surfaces of each level's region and to the lattice element's
+// walls. The arrays come from Geometry (csg_geometry.hpp), on host or device.
+#pragma once
+#include <cstdint>
+
+#include "models/transport/geometry/surface.hpp"
+
+namespace mcsim::transport::geometry {
+
+// A region in postfix: a token >= 0 is the half-space of surface token >> 1, "+"
+// when token & 1; the operators pop their operands and push the result.
+enum RegionOp : int { kAnd = -1, kOr = -2, kNot = -3 };
+constexpr int kMaxRegionDepth = 16;  // the evaluation stack (the parser refuses deeper regions)
+constexpr int kMaxLevels = 8;        // fills within fills
+
+enum class Fill : int { Material, Universe, Lattice };
+
+template <class Real>
+struct CsgView {
+  int surfaces, cells, universes, lattices, root;
+  const int* surface_kind;          // a SurfaceKind per surface
+  const Real* coefficients;         // kSurfaceCoefficients per surface
+  const int* region_begin;          // cells + 1 offsets into region_tokens
+  const int* region_tokens;
+  const int* fill_kind;             // a Fill per cell
+  const int* fill;                  // its material, universe or lattice
+  const Real* translation;          // 3 per cell: a filled universe's origin in the cell's coordinates
+  const int* universe_begin;        // universes + 1 offsets into universe_cells
+  const int* universe_cells;
+  // Rectangular lattices: per lattice lower-left corner and pitch (3 each; a 2-D
+  // lattice has nz = 1 and an infinite z pitch), shape (3 ints), the offset of its
+  // element universes in lattice_universes ((k ny + j) nx + i, j = 0 the lowest
+  // row), and the universe outside its elements (-1: none).
+  const Real* lattice_lower_left;
+  const Real* lattice_pitch;
+  const int* lattice_shape;
+  const int* lattice_begin;
+  const int* lattice_universes;
+  const int* lattice_outer;
+};
+
+template <class Real>
+MCSIM_HD const Real* coefficients_of(const CsgView<Real>& g, int s) {
+  return g.coefficients + static_cast<std::size_t>(s) * kSurfaceCoefficients;
+}
+
+// Whether p (moving along u) is inside cell c's region.
+template <class Real>
+MCSIM_HD bool in_cell(const CsgView<Real>& g, int c, Vec3<Real> p, Vec3<Real> u) {
+  bool stack[kMaxRegionDepth];
+  int top = 0;
+  for (int t = g.region_begin[c]; t < g.region_begin[c + 1]; ++t) {
+    const int token = g.region_tokens[t];
+    if (token >= 0) {
+      const int s = token >> 1;
+      const bool positive = positive_side(static_cast<SurfaceKind>(g.surface_kind[s]), coefficients_of(g, s), p, u);
+      stack[top++] = positive == ((token & 1) != 0);
+    } else if (token == kNot) {
+      stack[top - 1] = !stack[top - 1];
+    } else {
+      const bool b = stack[--top];
+      stack[top - 1] = token == kAnd ? stack[top - 1] && b : stack[top - 1] || b;
+    }
+  }
+  return top == 0 || stack[0];  // an empty region is everywhere
+}
+
+// One level of a point's place: the universe, the cell of it holding the point,
+// and the point in that universe's coordinates; for a lattice fill, the element
+// (outside the lattice's elements: the one it would be) and the point in the
+// element's coordinates, centred on it.
+template <class Real>
+struct Level {
+  int universe, cell;
+  Vec3<Real> p;
+  int lattice, i, j, k;  // lattice -1: the cell's fill is not a lattice
+  Vec3<Real> q;
+};
+
+template <class Real>
+struct Location {
+  int levels = 0;          // 0: the point is in no cell of the root universe
+  int material = -1;       // the deepest cell's; -1 when lost
+  Level<Real> level[kMaxLevels];
+};
+
+// The element of lattice l holding p, and p in the element's coordinates, centred
+// on it; false when p is outside the lattice's elements.
+template <class Real>
+MCSIM_HD bool lattice_element(const CsgView<Real>& g, int l, Vec3<Real> p, int* i, int* j, int* k, Vec3<Real>* local) {
+  const Real* ll = g.lattice_lower_left + 3 * l;
+  const Real* pitch = g.lattice_pitch + 3 * l;
+  const int* shape = g.lattice_shape + 3 * l;
+  *i = static_cast<int>(floor((p.x - ll[0]) / pitch[0]));
+  *j = static_cast<int>(floor((p.y - ll[1]) / pitch[1]));
+  *k = shape[2] == 1 ? 0 : static_cast<int>(floor((p.z - ll[2]) / pitch[2]));
+  *local = {p.x - (ll[0] + (Real(*i) + Real(0.5)) * pitch[0]), p.y - (ll[1] + (Real(*j) + Real(0.5)) * pitch[1]),
+            shape[2] == 1 ? p.z : p.z - (ll[2] + (Real(*k) + Real(0.5)) * pitch[2])};
+  return *i >= 0 && *i < shape[0] && *j >= 0 && *j < shape[1] && *k >= 0 && *k < shape[2];
+}
+
+// Where p (moving along u) is: the cells from the root universe down to a material.
+template <class Real>
+MCSIM_HD Location<Real> locate(const CsgView<Real>& g, Vec3<Real> p, Vec3<Real> u) {
+  Location<Real> loc;
+  int universe = g.root;
+  while (loc.levels < kMaxLevels) {
+    int found = -1;
+    for (int m = g.universe_begin[universe]; m < g.universe_begin[universe + 1]; ++m)
+      if (in_cell(g, g.universe_cells[m], p, u)) {
+        found = g.universe_cells[m];
+        break;
+      }
+    if (found < 0) return loc.material = -1, loc;
+    Level<Real>& level = loc.level[loc.levels++];
+    level = {universe, found, p, -1, 0, 0, 0, p};
+    const Fill kind = static_cast<Fill>(g.fill_kind[found]);
+    if (kind == Fill::Material) return loc.material = g.fill[found], loc;
+    if (kind == Fill::Universe) {
+      const Real* t = g.translation + 3 * found;
+      p = {p.x - t[0], p.y - t[1], p.z - t[2]};
+      universe = g.fill[found];
+      continue;
+    }
+    const int l = g.fill[found];
+    level.lattice = l;
+    if (lattice_element(g, l, p, &level.i, &level.j, &level.k, &level.q)) {
+      const int* shape = g.lattice_shape + 3 * l;
+      universe = g.lattice_universes[g.lattice_begin[l] + (level.k * shape[1] + level.j) * shape[0] + level.i];
+      p = level.q;
+    } else {
+      universe = g.lattice_outer[l];
+      if (universe < 0) return loc.material = -1, loc;
+    }
+  }
+  return loc.material = -1, loc;
+}
+
+// What a flight from a location meets first: its distance, and the surface (or
+// -1 for a lattice element's wall) and the level it belongs to.
+template <class Real>
+struct Boundary {
+  Real distance;
+  int surface, level;
+};
+
+// The distance along u from the location's point to the nearest boundary of any of
+// its levels' cells or lattice elements.
+template <class Real>
+MCSIM_HD Boundary<Real> distance_to_boundary(const CsgView<Real>& g, const Location<Real>& loc, Vec3<Real> u) {
+  Boundary<Real> b{static_cast<Real>(INFINITY), -1, -1};
+  for (int l = 0; l < loc.levels; ++l) {
+    const Level<Real>& level = loc.level[l];
+    for (int t = g.region_begin[level.cell]; t < g.region_begin[level.cell + 1]; ++t) {
+      const int token = g.region_tokens[t];
+      if (token < 0) continue;
+      const int s = token >> 1;
+      const Real d = surface_distance(static_cast<SurfaceKind>(g.surface_kind[s]), coefficients_of(g, s), level.p, u);
+      if (d < b.distance) b = {d, s, l};
+    }
+    if (level.lattice < 0) continue;
+    // The element's walls, half a pitch either side of its centre.
+    const Real* pitch = g.lattice_pitch + 3 * level.lattice;
+    const Vec3<Real> q = level.q;
+    const Real pos[3] = {q.x, q.y, q.z}, dir[3] = {u.x, u.y, u.z};
+    const int axes = g.lattice_shape[3 * level.lattice + 2] == 1 ? 2 : 3;
+    for (int a = 0; a < axes; ++a) {
+      if (dir[a] == Real(0)) continue;
+      const Real wall = (dir[a] > Real(0) ? Real(0.5) : Real(-0.5)) * pitch[a];
+      const Real d = (wall - pos[a]) / dir[a];
+      if (d < b.distance) b = {d > Real(0) ? d : Real(0), -1, l};
+    }
+  }
+  return b;
+}
+
+}  // namespace mcsim::transport::geometry
