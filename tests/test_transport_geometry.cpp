@@ -12,37 +12,24 @@
 #include "io/diagnostics.hpp"
 #include "models/transport/geometry/csg_config.hpp"
 #include "models/transport/geometry/csg_geometry.hpp"
+#include "transport_spec_text.hpp"
 
 using namespace mcsim::transport::geometry;
 
 namespace {
 
-SurfaceSpec surface(const std::string& name, SurfaceKind kind, std::initializer_list<double> c,
-                    SurfaceBoundary b = SurfaceBoundary::Transmission) {
-  SurfaceSpec s;
-  s.name = name, s.kind = kind, s.boundary = b;
-  std::copy(c.begin(), c.end(), s.c.begin());
-  return s;
-}
-CellSpec cell(const std::string& name, const std::string& universe, const std::string& region, Fill kind,
-              const std::string& fill) {
-  CellSpec c;
-  c.name = name, c.universe = universe, c.region = region, c.fill_kind = kind, c.fill = fill;
-  return c;
-}
-
 // A 2 x 2 lattice of pitch 1.26 centred on the origin, written top row first:
 // pin, water / water, pin. A pin is a fuel cylinder of radius 0.5 in water.
 CsgSpec pin_lattice() {
   CsgSpec s;
-  s.surfaces = {surface("fuel", SurfaceKind::ZCylinder, {0, 0, 0.5}),
-                surface("left", SurfaceKind::XPlane, {-1.26}, SurfaceBoundary::Reflective),
-                surface("right", SurfaceKind::XPlane, {1.26}, SurfaceBoundary::Reflective),
-                surface("bottom", SurfaceKind::YPlane, {-1.26}, SurfaceBoundary::Reflective),
-                surface("top", SurfaceKind::YPlane, {1.26}, SurfaceBoundary::Reflective)};
-  s.cells = {cell("core", "root", "+left -right +bottom -top", Fill::Lattice, "grid"),
-             cell("fuel", "pin", "-fuel", Fill::Material, "uo2"), cell("moderator", "pin", "+fuel", Fill::Material, "water"),
-             cell("water", "water", "", Fill::Material, "water")};
+  s.surfaces = {csg_surface("fuel", SurfaceKind::ZCylinder, {0, 0, 0.5}),
+                csg_surface("left", SurfaceKind::XPlane, {-1.26}, SurfaceBoundary::Reflective),
+                csg_surface("right", SurfaceKind::XPlane, {1.26}, SurfaceBoundary::Reflective),
+                csg_surface("bottom", SurfaceKind::YPlane, {-1.26}, SurfaceBoundary::Reflective),
+                csg_surface("top", SurfaceKind::YPlane, {1.26}, SurfaceBoundary::Reflective)};
+  s.cells = {csg_cell("core", "root", "+left -right +bottom -top", Fill::Lattice, "grid"),
+             csg_cell("fuel", "pin", "-fuel", Fill::Material, "uo2"), csg_cell("moderator", "pin", "+fuel", Fill::Material, "water"),
+             csg_cell("water", "water", "", Fill::Material, "water")};
   LatticeSpec l;
   l.name = "grid", l.lower_left = {-1.26, -1.26, 0}, l.pitch = {1.26, 1.26, 0}, l.shape = {2, 2, 1};
   l.universes = {"pin", "water", "water", "pin"};
@@ -188,7 +175,7 @@ TEST_CASE("the geometry check finds no fault in the pin lattice, and points at a
   CHECK(o.message().find("in cells 'fuel', 'moderator' of universe 'pin' at once") != std::string::npos);
 
   CsgSpec hole = pin_lattice();
-  hole.surfaces.push_back(surface("gap", SurfaceKind::ZCylinder, {0, 0, 0.55}));
+  hole.surfaces.push_back(csg_surface("gap", SurfaceKind::ZCylinder, {0, 0, 0.55}));
   hole.cells[2].region = "+gap";  // nothing between radius 0.5 and 0.55
   const GeometryProblem h = check_geometry(Csg(hole, kMaterials), {-1.26, -1.26, -1}, {1.26, 1.26, 1}, 20000);
   REQUIRE(h.kind == GeometryProblem::Hole);
@@ -222,11 +209,11 @@ TEST_CASE("a geometry's faults name the surface, cell, lattice or universe", "[t
   s.lattices[0].universes[0] = "box";
   fails(s, "lattice 'grid': no cell makes up a universe 'box'");
   s = pin_lattice();
-  s.cells[3] = cell("water", "water", "", Fill::Universe, "water");  // a universe filled with itself
+  s.cells[3] = csg_cell("water", "water", "", Fill::Universe, "water");  // a universe filled with itself
   fails(s, "universe 'water' is filled within itself");
   s = pin_lattice();
   s.surfaces[1].boundary = SurfaceBoundary::Periodic, s.surfaces[1].periodic_partner = "fuel";
-  fails(s, "periodic surfaces 'left' and 'fuel' must be x-, y- or z-planes of one axis");
+  fails(s, "periodic surfaces 'left' and 'fuel' must be distinct x-, y- or z-planes of one axis");
   s = pin_lattice();
   s.cells[2].name = "fuel";
   fails(s, "cell 'fuel' is named twice");

@@ -6,22 +6,13 @@
 
 #include <cmath>
 
-#include "io/diagnostics.hpp"
 #include "models/transport/history.hpp"
+#include "transport_spec_text.hpp"
 
 using namespace mcsim;
 using namespace mcsim::transport;
 
 namespace {
-
-TransportSpec spec_of(const std::string& text) {
-  io::Diagnostics diag("t.yaml");
-  io::Block model(YAML::Load(text), "model", diag);
-  TransportSpec s;
-  parse_materials_and_geometry(model, s);
-  REQUIRE(diag.empty());
-  return s;
-}
 
 struct Counts {
   double absorbed = 0, low = 0, high = 0, collisions = 0, track = 0;  // leaked through the first or last surface
@@ -76,7 +67,7 @@ void check_infinite_medium(const Counts& c) {
 }  // namespace
 
 TEST_CASE("a beam crosses layered absorbers uncollided with probability exp of minus the optical depth", "[transport]") {
-  const auto s = spec_of(
+  const auto s = materials_spec(
       "materials: [{ name: a, total: 0.7 }, { name: b, total: 0.2 }]\n"
       "geometry: { type: slab, boundaries: [0, 1, 3.5] }\n"
       "regions: [a, b]\n");
@@ -94,7 +85,7 @@ TEST_CASE("a beam crosses layered absorbers uncollided with probability exp of m
 }
 
 TEST_CASE("mirrors on both sides make an infinite medium", "[transport]") {
-  const auto s = spec_of(
+  const auto s = materials_spec(
       "materials: [{ name: m, total: 1.0, scatter: 0.9, mean_cosine: 0.2 }]\n"
       "geometry: { type: slab, boundaries: [0, 0.7, 2], left: reflective, right: reflective }\n"
       "regions: [m, m]\n");
@@ -105,7 +96,7 @@ TEST_CASE("a two-group medium absorbs in each group as its cross sections say", 
   // Fast neutrons (group 0) scatter within the group 0.5, down 0.3, absorb 0.2;
   // thermal ones (group 1) never come back. So a fast neutron is absorbed fast with
   // probability 0.2 / (0.2 + 0.3) = 0.4.
-  const auto s = spec_of(
+  const auto s = materials_spec(
       "materials:\n"
       "  - { name: m, total: [1.0, 2.0], scatter: [[0.5, 0.3], [0.0, 1.8]] }\n"
       "geometry: { type: slab, boundaries: [0, 1], left: reflective, right: reflective }\n"
@@ -117,7 +108,7 @@ TEST_CASE("a two-group medium absorbs in each group as its cross sections say", 
 }
 
 TEST_CASE("from a sphere's centre particles cross its shells uncollided with exp of minus the optical depth", "[transport]") {
-  const auto s = spec_of(
+  const auto s = materials_spec(
       "materials: [{ name: a, total: 0.5 }, { name: b, total: 0.25 }]\n"
       "geometry: { type: sphere, radii: [1, 3] }\n"
       "regions: [a, b]\n");
@@ -133,7 +124,7 @@ TEST_CASE("from a sphere's centre particles cross its shells uncollided with exp
 }
 
 TEST_CASE("a mirrored sphere is an infinite medium", "[transport]") {
-  const auto s = spec_of(
+  const auto s = materials_spec(
       "materials: [{ name: m, total: 1.0, scatter: 0.9, mean_cosine: -0.1 }]\n"
       "geometry: { type: sphere, radii: [0.5, 1.5], outer: reflective }\n"
       "regions: [m, m]\n");
@@ -141,7 +132,7 @@ TEST_CASE("a mirrored sphere is an infinite medium", "[transport]") {
 }
 
 TEST_CASE("a particle on a slab's outer plane moving out leaks at once", "[transport]") {
-  const auto s = spec_of(
+  const auto s = materials_spec(
       "materials: [{ name: a, total: 1.0, scatter: 0.5 }]\n"
       "geometry: { type: slab, boundaries: [0, 2] }\n"
       "regions: [a]\n");

@@ -115,33 +115,41 @@ MCSIM_HD Real clamp_to(Real x, Real lo, Real hi) {
   return x < lo ? lo : x > hi ? hi : x;
 }
 
-// A collision of p in region r: absorption (all of the weight, or under implicit
-// capture its absorbed part, then roulette), else a scatter into a new group and
-// cosine. False when the history ends.
-template <class Real, class Tally>
-MCSIM_HD bool collide(const LayerView<Real>& s, Uniforms<Real>& u, int r, Particle<Real>& p, Tally& t) {
-  const int rg = r * s.groups + p.g;
-  t.collision(r, p.g, p.w, p.pos);
+// What a collision in region r does to a particle's weight w and group g, at
+// `pos` (the tally's idea of a place): absorption (all of the weight, or under
+// implicit capture its absorbed part, then roulette), else a scatter into a new
+// group. False when the history ends. Any geometry's collisions start here.
+template <class Real, class Pos, class Tally>
+MCSIM_HD bool collision_outcome(const LayerView<Real>& s, Uniforms<Real>& u, int r, Pos pos, Real& w, int& g, Tally& t) {
+  const int rg = r * s.groups + g;
+  t.collision(r, g, w, pos);
   if (!s.implicit_capture) {
     if (u.next() >= s.scatter_probability[rg]) {
-      t.absorbed(r, p.g, p.w);
+      t.absorbed(r, g, w);
       return false;
     }
   } else {
-    const Real kept = p.w * s.scatter_probability[rg];
-    t.absorbed(r, p.g, p.w - kept);
-    p.w = kept;
-    if (p.w < s.cutoff) {
-      if (u.next() * s.survival >= p.w) return false;
-      p.w = s.survival;
+    const Real kept = w * s.scatter_probability[rg];
+    t.absorbed(r, g, w - kept);
+    w = kept;
+    if (w < s.cutoff) {
+      if (u.next() * s.survival >= w) return false;
+      w = s.survival;
     }
   }
   if (s.groups > 1) {
     const Real pick = u.next();
     int h = 0;
     while (h + 1 < s.groups && pick >= s.cumulative[rg * s.groups + h]) ++h;
-    p.g = h;
+    g = h;
   }
+  return true;
+}
+
+// A collision of p in region r: its outcome, then a scatter's new cosine.
+template <class Real, class Tally>
+MCSIM_HD bool collide(const LayerView<Real>& s, Uniforms<Real>& u, int r, Particle<Real>& p, Tally& t) {
+  if (!collision_outcome(s, u, r, p.pos, p.w, p.g, t)) return false;
   // Isotropic scattering leaves a cosine uniform on [-1, 1] whatever the old one:
   // no azimuth to draw (scattering_cosine would give 2u - 1 the long way).
   const Real mean = s.mean_cosine[r];

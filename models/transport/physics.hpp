@@ -24,11 +24,15 @@ MCSIM_HD Real flight_distance(Real e, Real mean_free_path) {
   return e * mean_free_path;
 }
 
-// The cosine of a uniform azimuth, from a uniform u.
+// The sine and cosine of a uniform azimuth, from a uniform u.
+template <class Real>
+MCSIM_HD void azimuth(Real u, Real* s, Real* c) {
+  fast_sincos(Real(6.283185307179586) * u, s, c);
+}
 template <class Real>
 MCSIM_HD Real azimuth_cosine(Real u) {
   Real s, c;
-  fast_sincos(Real(6.283185307179586) * u, &s, &c);
+  azimuth(u, &s, &c);
   return c;
 }
 
@@ -51,6 +55,29 @@ MCSIM_HD Real turned_cosine(Real mu, Real mu0, Real cos_phi) {
   const Real s = (Real(1) - mu * mu) * (Real(1) - mu0 * mu0);
   const Real out = mu * mu0 + sqrt(s > Real(0) ? s : Real(0)) * cos_phi;
   return out < Real(-1) ? Real(-1) : out > Real(1) ? Real(1) : out;
+}
+
+// A unit direction (x, y, z) turned by the cosine mu0 at an azimuth (sine, cosine)
+// about it: the cosine with the old direction is mu0. Written about the z axis,
+// or about the y axis for directions close to z, where the first form divides by
+// nearly nothing; renormalised against rounding.
+template <class Real>
+MCSIM_HD void turn_direction(Real* x, Real* y, Real* z, Real mu0, Real sin_phi, Real cos_phi) {
+  const Real a2 = Real(1) - mu0 * mu0, a = sqrt(a2 > Real(0) ? a2 : Real(0));
+  Real nx, ny, nz;
+  if (*z * *z < Real(0.99)) {
+    const Real b = sqrt(Real(1) - *z * *z);
+    nx = mu0 * *x + a * (*x * *z * cos_phi - *y * sin_phi) / b;
+    ny = mu0 * *y + a * (*y * *z * cos_phi + *x * sin_phi) / b;
+    nz = mu0 * *z - a * b * cos_phi;
+  } else {
+    const Real b = sqrt(Real(1) - *y * *y);
+    nx = mu0 * *x + a * (*x * *y * cos_phi + *z * sin_phi) / b;
+    ny = mu0 * *y - a * b * cos_phi;
+    nz = mu0 * *z + a * (*y * *z * cos_phi - *x * sin_phi) / b;
+  }
+  const Real norm = Real(1) / sqrt(nx * nx + ny * ny + nz * nz);
+  *x = nx * norm, *y = ny * norm, *z = nz * norm;
 }
 
 // Slab: the distance from x to the plane at `plane` along a direction of cosine

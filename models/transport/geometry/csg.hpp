@@ -20,11 +20,16 @@ constexpr int kMaxLevels = 8;        // fills within fills
 
 enum class Fill : int { Material, Universe, Lattice };
 
+// What a particle meets at a surface of the root universe's cells.
+enum class SurfaceBoundary : int { Transmission, Vacuum, Reflective, Periodic };
+
 template <class Real>
 struct CsgView {
   int surfaces, cells, universes, lattices, root;
   const int* surface_kind;          // a SurfaceKind per surface
   const Real* coefficients;         // kSurfaceCoefficients per surface
+  const int* surface_boundary;      // a SurfaceBoundary per surface (it acts on the root universe's surfaces)
+  const int* periodic_partner;      // per surface: the plane a periodic boundary leads to, else -1
   const int* region_begin;          // cells + 1 offsets into region_tokens
   const int* region_tokens;
   const int* fill_kind;             // a Fill per cell
@@ -141,6 +146,14 @@ MCSIM_HD Location<Real> locate(const CsgView<Real>& g, Vec3<Real> p, Vec3<Real> 
   return loc.material = -1, loc;
 }
 
+// How far past a surface a crossing puts a particle, so that the search of its
+// next cell finds the cell beyond: some thousands of roundings of a position of a
+// metre, far below any flight. Boundaries closer together than this are one.
+template <class Real>
+MCSIM_HD Real surface_nudge() {
+  return sizeof(Real) == sizeof(float) ? Real(1e-4) : Real(1e-9);
+}
+
 // What a flight from a location meets first: its distance, and the surface (or
 // -1 for a lattice element's wall) and the level it belongs to.
 template <class Real>
@@ -150,10 +163,14 @@ struct Boundary {
 };
 
 // The distance along u from the location's point to the nearest boundary of any of
-// its levels' cells or lattice elements.
+// its levels' cells or lattice elements. Where boundaries coincide (a lattice's
+// outer wall on its cell's plane, one plane in two universes) the surface of the
+// highest level wins, so the root's boundary conditions are not missed by a
+// rounding: a later candidate must be nearer by more than surface_nudge.
 template <class Real>
 MCSIM_HD Boundary<Real> distance_to_boundary(const CsgView<Real>& g, const Location<Real>& loc, Vec3<Real> u) {
   Boundary<Real> b{static_cast<Real>(INFINITY), -1, -1};
+  const Real tie = surface_nudge<Real>();
   for (int l = 0; l < loc.levels; ++l) {
     const Level<Real>& level = loc.level[l];
     for (int t = g.region_begin[level.cell]; t < g.region_begin[level.cell + 1]; ++t) {
@@ -161,7 +178,7 @@ MCSIM_HD Boundary<Real> distance_to_boundary(const CsgView<Real>& g, const Locat
       if (token < 0) continue;
       const int s = token >> 1;
       const Real d = surface_distance(static_cast<SurfaceKind>(g.surface_kind[s]), coefficients_of(g, s), level.p, u);
-      if (d < b.distance) b = {d, s, l};
+      if (b.level == l ? d < b.distance : d < b.distance - tie) b = {d, s, l};
     }
     if (level.lattice < 0) continue;
     // The element's walls, half a pitch either side of its centre.
@@ -173,7 +190,7 @@ MCSIM_HD Boundary<Real> distance_to_boundary(const CsgView<Real>& g, const Locat
       if (dir[a] == Real(0)) continue;
       const Real wall = (dir[a] > Real(0) ? Real(0.5) : Real(-0.5)) * pitch[a];
       const Real d = (wall - pos[a]) / dir[a];
-      if (d < b.distance) b = {d > Real(0) ? d : Real(0), -1, l};
+      if (d < b.distance - tie) b = {d > Real(0) ? d : Real(0), -1, l};
     }
   }
   return b;

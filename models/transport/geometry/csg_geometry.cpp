@@ -121,14 +121,17 @@ Csg::Csg(CsgSpec spec, const std::vector<std::string>& materials) : spec_(std::m
   }
   for (const SurfaceSpec& s : spec_.surfaces) {
     surface_kind_.push_back(static_cast<int>(s.kind));
+    surface_boundary_.push_back(static_cast<int>(s.boundary));
+    periodic_partner_.push_back(-1);
     if (s.boundary != SurfaceBoundary::Periodic) continue;
     const int partner = index_of<SurfaceSpec>(spec_.surfaces, s.periodic_partner, [](const SurfaceSpec& x) -> const std::string& { return x.name; });
     if (partner < 0)
       throw std::invalid_argument(fmt::format("surface '{}' is periodic with '{}', which is not a surface", s.name, s.periodic_partner));
-    const SurfaceKind k = spec_.surfaces[static_cast<std::size_t>(partner)].kind;
-    if (k != s.kind || k > SurfaceKind::ZPlane)
-      throw std::invalid_argument(fmt::format("periodic surfaces '{}' and '{}' must be x-, y- or z-planes of one axis",
+    const SurfaceSpec& other = spec_.surfaces[static_cast<std::size_t>(partner)];
+    if (other.kind != s.kind || s.kind > SurfaceKind::ZPlane || other.c[0] == s.c[0])
+      throw std::invalid_argument(fmt::format("periodic surfaces '{}' and '{}' must be distinct x-, y- or z-planes of one axis",
                                               s.name, s.periodic_partner));
+    periodic_partner_.back() = partner;
   }
   // Universes: "root", then each other name in the order cells first give it.
   universes_.push_back("root");
@@ -234,7 +237,7 @@ CsgArrays<Real> Csg::arrays() const {
   for (const LatticeSpec& l : spec_.lattices)
     for (int i = 0; i < 3; ++i)
       a.reals.push_back(i == 2 && l.shape[2] == 1 ? static_cast<Real>(INFINITY) : static_cast<Real>(l.pitch[static_cast<std::size_t>(i)]));
-  for (const auto* v : {&surface_kind_, &region_begin_, &region_tokens_, &fill_kind_, &fill_, &universe_begin_, &universe_cells_,
+  for (const auto* v : {&surface_kind_, &surface_boundary_, &periodic_partner_, &region_begin_, &region_tokens_, &fill_kind_, &fill_, &universe_begin_, &universe_cells_,
                         &lattice_shape_, &lattice_begin_, &lattice_universes_, &lattice_outer_})
     a.ints.insert(a.ints.end(), v->begin(), v->end());
   return a;
@@ -247,7 +250,9 @@ CsgView<Real> CsgArrays<Real>::view(const Real* r, const int* i) const {
   const Real* lower_left = translation + 3 * static_cast<std::size_t>(cells);
   const Real* pitch = lower_left + 3 * static_cast<std::size_t>(lattices);
   const int* kind = i;
-  const int* region_begin = kind + surfaces;
+  const int* boundary = kind + surfaces;
+  const int* partner = boundary + surfaces;
+  const int* region_begin = partner + surfaces;
   const int* tokens = region_begin + cells + 1;
   const int* fill_kind = tokens + region_tokens;
   const int* fill = fill_kind + cells;
@@ -257,9 +262,9 @@ CsgView<Real> CsgArrays<Real>::view(const Real* r, const int* i) const {
   const int* lattice_begin = shape + 3 * lattices;
   const int* elements = lattice_begin + lattices;
   const int* outer = elements + lattice_universes;
-  return {surfaces, cells,          universes, lattices,   root,    kind,     coefficients,  region_begin, tokens,
-          fill_kind, fill,          translation, universe_begin, members, lower_left, pitch, shape,        lattice_begin,
-          elements, outer};
+  return {surfaces,  cells,         universes, lattices, root,        kind,           coefficients, boundary,
+          partner,   region_begin,  tokens,    fill_kind, fill,     translation, universe_begin, members,
+          lower_left, pitch,        shape,     lattice_begin, elements, outer};
 }
 
 template CsgArrays<float> Csg::arrays<float>() const;

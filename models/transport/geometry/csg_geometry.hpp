@@ -14,9 +14,6 @@
 
 namespace mcsim::transport::geometry {
 
-// What a particle meets at a surface of the root universe's cells.
-enum class SurfaceBoundary : int { Transmission, Vacuum, Reflective, Periodic };
-
 struct SurfaceSpec {
   std::string name;
   SurfaceKind kind = SurfaceKind::XPlane;
@@ -73,7 +70,7 @@ class Csg {
  private:
   CsgSpec spec_;
   std::vector<std::string> universes_;  // "root" first
-  std::vector<int> surface_kind_, region_begin_, region_tokens_, fill_kind_, fill_, universe_begin_, universe_cells_;
+  std::vector<int> surface_kind_, surface_boundary_, periodic_partner_, region_begin_, region_tokens_, fill_kind_, fill_, universe_begin_, universe_cells_;
   std::vector<int> lattice_shape_, lattice_begin_, lattice_universes_, lattice_outer_;
 };
 

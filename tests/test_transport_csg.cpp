@@ -1,0 +1,233 @@
+// Histories through constructive solid geometry against exact answers and against
+// the layered slab: a turned direction keeps its angle, an absorbing sphere lets
+// e^-(total radius) of a centre source out, a 3-D slab with mirror or periodic
+// sides is the 1-D slab, and one mirrored pin cell is a mirrored lattice of it.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "models/transport/geometry/csg_geometry.hpp"
+#include "models/transport/geometry/csg_history.hpp"
+#include "transport_spec_text.hpp"
+
+using namespace mcsim;
+using namespace mcsim::transport;
+using namespace mcsim::transport::geometry;
+
+namespace {
+
+struct Outcome {
+  double absorbed = 0, by_surface[8] = {}, lost = 0, in_first_material = 0;
+  int n = 0;
+  // The fraction f and its binomial standard error.
+  static double error(double f, int n) { return std::sqrt(f * (1 - f) / n); }
+};
+
+// n histories, each from start(i) = {position, direction}.
+template <class Real, class Start>
+Outcome run(const Csg& csg, const TransportSpec& s, int n, Start&& start) {
+  const CsgArrays<Real> arrays = csg.arrays<Real>();
+  const CsgView<Real> g = arrays.host_view();
+  const LayerArrays<Real> m = material_arrays<Real>(s);
+  const LayerView<Real> mats = m.view();
+  Outcome o;
+  o.n = n;
+  for (int i = 0; i < n; ++i) {
+    Uniforms<Real> u{rng::Stream(23, static_cast<std::uint64_t>(i))};
+    struct Tally {
+      int last = -1;
+      void track(int, int, Real, Vec3<Real>, Vec3<Real>, Real) {}
+      void collision(int, int, Real, Vec3<Real>) {}
+      void absorbed(int material, int, Real) { last = material; }
+    } t;
+    Particle3<Real> p = start(u);
+    int surface = -1;
+    const Fate f = csg_history(g, mats, u, p, t, &surface);
+    if (f == Fate::Absorbed) o.absorbed += 1, o.in_first_material += t.last == 0 ? 1 : 0;
+    else if (surface < 0) o.lost += 1;
+    else o.by_surface[surface] += 1;
+  }
+  return o;
+}
+
+// |a - b| within 4 combined standard errors of two independent fractions.
+void check_same(double a, double b, int n) {
+  INFO(a << " against " << b);
+  CHECK(std::fabs(a - b) / n <= 4 * std::sqrt(Outcome::error(a / n, n) * Outcome::error(a / n, n) +
+                                               Outcome::error(b / n, n) * Outcome::error(b / n, n)) + 1e-12);
+}
+
+}  // namespace
+
+TEST_CASE("a turned direction keeps its angle to the old one, and its azimuths average to the old one", "[transport][csg]") {
+  for (const Vec3<double> d : {Vec3<double>{0.6, 0, 0.8}, Vec3<double>{0, 0.28, 0.96}, Vec3<double>{0.1, 0.1, -0.9899494936611666},
+                               Vec3<double>{1, 0, 0}, Vec3<double>{0, 0, 1}}) {
+    for (const double mu0 : {-0.9, 0.0, 0.3, 0.999}) {
+      Vec3<double> mean{0, 0, 0};
+      const int k = 64;
+      for (int j = 0; j < k; ++j) {
+        double s, c;
+        azimuth((j + 0.5) / k, &s, &c);
+        Vec3<double> v = d;
+        turn_direction(&v.x, &v.y, &v.z, mu0, s, c);
+        INFO("direction " << d.x << " " << d.y << " " << d.z << ", mu0 " << mu0 << ", azimuth " << j);
+        CHECK(dot(v, v) == Approx(1).epsilon(1e-14));
+        CHECK(dot(v, d) == Approx(mu0).margin(1e-14));
+        mean = mean + (1.0 / k) * v;
+      }
+      // Evenly spaced azimuths cancel the perpendicular part exactly.
+      CHECK(mean.x == Approx(mu0 * d.x).margin(1e-14));
+      CHECK(mean.y == Approx(mu0 * d.y).margin(1e-14));
+      CHECK(mean.z == Approx(mu0 * d.z).margin(1e-14));
+    }
+  }
+}
+
+TEST_CASE("an absorbing sphere lets e^-(total radius) of its centre's isotropic source out", "[transport][csg]") {
+  const TransportSpec s = materials_spec(
+      "materials: [{ name: black, total: 0.8, scatter: 0 }]\n"
+      "geometry: { type: infinite }\nregions: [black]\n");
+  CsgSpec spec;
+  spec.surfaces = {csg_surface("ball", SurfaceKind::Sphere, {0.1, -0.2, 0.3, 1.5}, SurfaceBoundary::Vacuum)};
+  spec.cells = {csg_cell("inside", "root", "-ball", Fill::Material, "black")};
+  const Csg csg(spec, {"black"});
+  const int n = 40000;
+  const double p = std::exp(-0.8 * 1.5);
+  const auto from_centre = [](auto& u) {
+    using Real = std::decay_t<decltype(u.e)>;
+    u.renew();
+    const Real a = u.next();
+    return Particle3<Real>{{Real(0.1), Real(-0.2), Real(0.3)}, isotropic_direction(a, u.next()), Real(1), 0};
+  };
+  const Outcome d = run<double>(csg, s, n, from_centre), f = run<float>(csg, s, n, from_centre);
+  for (const Outcome& o : {d, f}) {
+    CHECK(o.lost == 0);
+    CHECK(std::fabs(o.by_surface[0] / n - p) <= 4 * Outcome::error(p, n));
+    CHECK(o.absorbed + o.by_surface[0] == n);
+  }
+}
+
+namespace {
+// A slab of two materials along x, [0, 1] and [1, 2.5], vacuum at both ends; its
+// sides at y, z = -+1 mirrors, or y periodic.
+Csg box_slab(bool periodic_y) {
+  CsgSpec spec;
+  const SurfaceBoundary side = periodic_y ? SurfaceBoundary::Periodic : SurfaceBoundary::Reflective;
+  spec.surfaces = {csg_surface("left", SurfaceKind::XPlane, {0}, SurfaceBoundary::Vacuum),
+                   csg_surface("right", SurfaceKind::XPlane, {2.5}, SurfaceBoundary::Vacuum),
+                   csg_surface("mid", SurfaceKind::XPlane, {1}, SurfaceBoundary::Transmission),
+                   csg_surface("south", SurfaceKind::YPlane, {-1}, side, periodic_y ? "north" : ""),
+                   csg_surface("north", SurfaceKind::YPlane, {1}, side, periodic_y ? "south" : ""),
+                   csg_surface("down", SurfaceKind::ZPlane, {-1}, SurfaceBoundary::Reflective),
+                   csg_surface("up", SurfaceKind::ZPlane, {1}, SurfaceBoundary::Reflective)};
+  spec.cells = {csg_cell("a", "root", "+left -mid +south -north +down -up", Fill::Material, "a"),
+                csg_cell("b", "root", "+mid -right +south -north +down -up", Fill::Material, "b")};
+  return Csg(spec, {"a", "b"});
+}
+}  // namespace
+
+TEST_CASE("a 3-D slab with mirror or periodic sides transmits, reflects and absorbs as the 1-D slab", "[transport][csg]") {
+  const TransportSpec s = materials_spec(
+      "materials:\n"
+      "  - { name: a, total: 1.0, scatter: 0.7, mean_cosine: 0.2 }\n"
+      "  - { name: b, total: 0.6, scatter: 0.54, mean_cosine: 0.0 }\n"
+      "geometry: { type: slab, boundaries: [0, 1, 2.5] }\nregions: [a, b]\n");
+  const int n = 40000;
+  // The 1-D reference: a beam into the left face, its histories counted the same way.
+  const LayerArrays<double> layers = layer_arrays<double>(s);
+  double low = 0, high = 0, absorbed = 0;
+  for (int i = 0; i < n; ++i) {
+    Uniforms<double> u{rng::Stream(99, static_cast<std::uint64_t>(i))};
+    struct {
+      void track(int, int, double, double, double, double) {}
+      void collision(int, int, double, double) {}
+      void absorbed(int, int, double) {}
+    } t;
+    Particle<double> p{0.0, 0.8, 1.0, 0};
+    const Fate f = slab_history(layers.view(), u, p, t);
+    (f == Fate::Absorbed ? absorbed : f == Fate::LeakedLow ? low : high) += 1;
+  }
+  for (const bool periodic : {false, true}) {
+    INFO((periodic ? "periodic y" : "mirror sides"));
+    // The same beam, cosine 0.8 with x, entering at a point of the left face.
+    const Outcome o = run<double>(box_slab(periodic), s, n, [](Uniforms<double>& u) {
+      u.renew();
+      return Particle3<double>{{0, 0.3, -0.2}, {0.8, 0.6, 0}, 1.0, 0};
+    });
+    CHECK(o.lost == 0);
+    if (periodic) {  // one flight up to the north plane (no collision on the way) reappears at the south one
+      const LayerArrays<double> m = material_arrays<double>(s);
+      const auto arrays = box_slab(true).arrays<double>();
+      Uniforms<double> u{rng::Stream(1, 1)};
+      u.renew();
+      u.e = 50;  // a flight of 50 mean free paths: past the plane 0.7 away
+      struct {
+        void track(int, int, double, Vec3<double>, Vec3<double>, double) {}
+        void collision(int, int, double, Vec3<double>) {}
+        void absorbed(int, int, double) {}
+      } t;
+      Particle3<double> p{{0.5, 0.3, 0.2}, {0, 1, 0}, 1.0, 0};
+      Fate f{};
+      int surface = -1;
+      REQUIRE(csg_flight(arrays.host_view(), m.view(), u, p, t, &f, &surface));
+      CHECK(p.p.x == 0.5);
+      CHECK(p.p.y == Approx(-1 + surface_nudge<double>()).epsilon(1e-15));
+      CHECK(p.u.y == 1);
+    }
+    check_same(o.by_surface[0], low, n);
+    check_same(o.by_surface[1], high, n);
+    check_same(o.absorbed, absorbed, n);
+  }
+}
+
+namespace {
+// Fuel of radius 0.4 in water, pitch 1.26: one pin with mirrors all round, or a
+// 3 x 3 lattice of it with mirrors all round.
+Csg pins(int n) {
+  CsgSpec spec;
+  const double half = 0.63 * n;
+  spec.surfaces = {csg_surface("fuel", SurfaceKind::ZCylinder, {0, 0, 0.4}), csg_surface("w", SurfaceKind::XPlane, {-half}, SurfaceBoundary::Reflective),
+                   csg_surface("e", SurfaceKind::XPlane, {half}, SurfaceBoundary::Reflective),
+                   csg_surface("s", SurfaceKind::YPlane, {-half}, SurfaceBoundary::Reflective),
+                   csg_surface("n", SurfaceKind::YPlane, {half}, SurfaceBoundary::Reflective)};
+  spec.cells = {csg_cell("fuel", "pin", "-fuel", Fill::Material, "fuel"), csg_cell("water", "pin", "+fuel", Fill::Material, "water")};
+  if (n == 1) {
+    spec.cells.push_back(csg_cell("box", "root", "+w -e +s -n", Fill::Universe, "pin"));
+  } else {
+    spec.cells.push_back(csg_cell("box", "root", "+w -e +s -n", Fill::Lattice, "grid"));
+    LatticeSpec l;
+    l.name = "grid", l.lower_left = {-half, -half, 0}, l.pitch = {1.26, 1.26, 0}, l.shape = {n, n, 1};
+    l.universes.assign(static_cast<std::size_t>(n * n), "pin");
+    spec.lattices = {l};
+  }
+  return Csg(spec, {"fuel", "water"});
+}
+}  // namespace
+
+TEST_CASE("one mirrored pin cell absorbs as a mirrored 3 x 3 lattice of it", "[transport][csg]") {
+  const TransportSpec s = materials_spec(
+      "materials:\n"
+      "  - { name: fuel, total: 1.2, scatter: 0.4, mean_cosine: 0.1 }\n"
+      "  - { name: water, total: 2.0, scatter: 1.9, mean_cosine: 0.3 }\n"
+      "geometry: { type: infinite }\nregions: [fuel]\n");
+  const int n = 20000;
+  // Isotropic sources uniform over each geometry's whole box: by symmetry, the same infinite lattice.
+  const auto uniform_in = [](double half) {
+    return [half](Uniforms<double>& u) {
+      u.renew();
+      const double x = (2 * u.next() - 1) * half, y = (2 * u.next() - 1) * half;
+      u.renew();
+      const double z = u.next(), a = u.next();
+      return Particle3<double>{{x, y, z}, isotropic_direction(a, u.next()), 1.0, 0};
+    };
+  };
+  const Outcome one = run<double>(pins(1), s, n, uniform_in(0.63)), nine = run<double>(pins(3), s, n, uniform_in(1.89));
+  CHECK(one.lost == 0);
+  CHECK(nine.lost == 0);
+  CHECK(one.absorbed == n);  // mirrors all round: nothing leaks
+  CHECK(nine.absorbed == n);
+  check_same(one.in_first_material, nine.in_first_material, n);
+  // And the fuel takes a real share: neither all nor nothing.
+  CHECK(one.in_first_material > 0.2 * n);
+  CHECK(one.in_first_material < 0.8 * n);
+}
