@@ -8,6 +8,8 @@
 
 #include "models/transport/geometry/csg_geometry.hpp"
 #include "models/transport/geometry/csg_history.hpp"
+#include "models/transport/geometry/csg_source.hpp"
+#include "models/transport/geometry/csg_tally.hpp"
 #include "transport_spec_text.hpp"
 
 using namespace mcsim;
@@ -36,7 +38,7 @@ Outcome run(const Csg& csg, const TransportSpec& s, int n, Start&& start) {
     Uniforms<Real> u{rng::Stream(23, static_cast<std::uint64_t>(i))};
     struct Tally {
       int last = -1;
-      void track(int, int, Real, Vec3<Real>, Vec3<Real>, Real) {}
+      void track(const Location<Real>&, int, Real, Vec3<Real>, Real) {}
       void collision(int, int, Real, Vec3<Real>) {}
       void absorbed(int material, int, Real) { last = material; }
     } t;
@@ -162,7 +164,7 @@ TEST_CASE("a 3-D slab with mirror or periodic sides transmits, reflects and abso
       u.renew();
       u.e = 50;  // a flight of 50 mean free paths: past the plane 0.7 away
       struct {
-        void track(int, int, double, Vec3<double>, Vec3<double>, double) {}
+        void track(const Location<double>&, int, double, Vec3<double>, double) {}
         void collision(int, int, double, Vec3<double>) {}
         void absorbed(int, int, double) {}
       } t;
@@ -230,4 +232,80 @@ TEST_CASE("one mirrored pin cell absorbs as a mirrored 3 x 3 lattice of it", "[t
   // And the fuel takes a real share: neither all nor nothing.
   CHECK(one.in_first_material > 0.2 * n);
   CHECK(one.in_first_material < 0.8 * n);
+}
+
+TEST_CASE("track-length tallies of a mirrored lattice: absorption adds up to one a history, its pins fission alike",
+          "[transport][csg]") {
+  const TransportSpec s = materials_spec(
+      "materials:\n"
+      "  - { name: fuel, total: 1.2, scatter: 0.4, fission: 0.3, nu: 2.5, capture: 0.5 }\n"
+      "  - { name: water, total: 2.0, scatter: 1.9, capture: 0.1, mean_cosine: 0.3 }\n"
+      "geometry: { type: infinite }\nregions: [fuel]\n");
+  const Csg csg = pins(3);
+  const auto arrays = csg.arrays<double>();
+  const CsgView<double> g = arrays.host_view();
+  const LayerArrays<double> m = material_arrays<double>(s);
+  const std::vector<CsgTallySpec> specs{{"by material", TallyFilter::Material, -1}, {"pins", TallyFilter::Lattice, 0},
+                                        {"by cell", TallyFilter::Cell, -1}};
+  const auto t = csg_tally_arrays<double>(specs, s, [&](const CsgTallySpec& x) {
+    return x.filter == TallyFilter::Material ? 2 : x.filter == TallyFilter::Lattice ? 9 : 3;
+  });
+  const CsgTallyView<double> tv = t.view();
+  const int fissionable[] = {1, 0};
+  CsgSource<double> source;
+  source.kind = CsgSource<double>::Box, source.low = {-1.89, -1.89, 0}, source.high = {1.89, 1.89, 1};
+  source.fissionable_only = true, source.fissionable = fissionable;
+
+  const int n = 20000;
+  std::vector<double> one(static_cast<std::size_t>(t.slots)), sum(one.size()), sum2(one.size());
+  struct Sink {
+    std::vector<double>* slots;
+    void add(int slot, double v) { (*slots)[static_cast<std::size_t>(slot)] += v; }
+  } sink{&one};
+  struct Tally {
+    const CsgTallyView<double>& t;
+    const CsgView<double>& g;
+    Sink& sink;
+    void track(const Location<double>& loc, int grp, double w, Vec3<double>, double d) { score_track(t, g, loc, grp, w, d, sink); }
+    void collision(int, int, double, Vec3<double>) {}
+    void absorbed(int, int, double) {}
+  } tally{tv, g, sink};
+  int started_in_fuel = 0;
+  double absorbed_sum = 0, absorbed_sum2 = 0;  // a history's whole absorption
+  for (int i = 0; i < n; ++i) {
+    std::fill(one.begin(), one.end(), 0.0);
+    Uniforms<double> u{rng::Stream(5, static_cast<std::uint64_t>(i))};
+    Particle3<double> p{};
+    REQUIRE(start_particle(source, g, u, &p));
+    started_in_fuel += locate(g, p.p, p.u).material == 0 ? 1 : 0;
+    int surface = -1;
+    REQUIRE(csg_history(g, m.view(), u, p, tally, &surface) == Fate::Absorbed);
+    for (std::size_t j = 0; j < one.size(); ++j) sum[j] += one[j], sum2[j] += one[j] * one[j];
+    const double a = one[kAbsorption] + one[kTallyScores + kAbsorption];  // the material tally's two bins
+    absorbed_sum += a, absorbed_sum2 += a * a;
+  }
+  CHECK(started_in_fuel == n);
+  const auto mean = [&](int slot) { return sum[static_cast<std::size_t>(slot)] / n; };
+  const auto error = [&](int slot) {
+    const double m1 = mean(slot);
+    return std::sqrt((sum2[static_cast<std::size_t>(slot)] / n - m1 * m1) / (n - 1));
+  };
+  const auto slot = [&](int tally_index, int bin, int score) { return t.first_slot[static_cast<std::size_t>(tally_index)] + bin * kTallyScores + score; };
+  // Mirrors all round: every history is absorbed, so the absorption rate is one a history.
+  const double absorbed = absorbed_sum / n, absorbed_error = std::sqrt((absorbed_sum2 / n - absorbed * absorbed) / (n - 1));
+  CHECK(absorbed == Approx(mean(slot(0, 0, kAbsorption)) + mean(slot(0, 1, kAbsorption))).epsilon(1e-12));
+  CHECK(std::fabs(absorbed - 1) <= 4 * absorbed_error);
+  CHECK(absorbed_error < 0.02);
+  // The nine pins are alike: each within 4 errors of their mean; together they are the fuel's fission exactly.
+  double pins_total = 0;
+  for (int b = 0; b < 9; ++b) pins_total += mean(slot(1, b, kFission));
+  for (int b = 0; b < 9; ++b) {
+    INFO("pin " << b);
+    CHECK(std::fabs(mean(slot(1, b, kFission)) - pins_total / 9) <= 4 * error(slot(1, b, kFission)));
+    CHECK(mean(slot(1, b, kNuFission)) == Approx(2.5 * mean(slot(1, b, kFission))).epsilon(1e-12));
+  }
+  CHECK(pins_total == Approx(mean(slot(0, 0, kFission))).epsilon(1e-12));
+  // The fuel cell (the pin universe's first) sees exactly the fuel material's tracks.
+  for (int score = 0; score < kTallyScores; ++score) CHECK(mean(slot(2, 0, score)) == mean(slot(0, 0, score)));
+  CHECK(mean(slot(2, 2, kFlux)) == 0);  // the root's box cell holds no track: it is filled
 }

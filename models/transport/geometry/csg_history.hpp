@@ -4,7 +4,7 @@
 // surfaces' boundary conditions (vacuum: it leaks; reflective: a mirror; periodic:
 // it reappears on the partner plane). Collisions are the layered histories'
 // (collision_outcome), then a turn of the 3-D direction. A tally sees
-//   t.track(material, group, weight, position, direction, length)
+//   t.track(location, group, weight, direction, length)   (the flight's cells: csg_tally.hpp)
 //   t.collision(material, group, weight, position)
 //   t.absorbed(material, group, weight)
 #pragma once
@@ -65,7 +65,7 @@ MCSIM_HD bool csg_flight(const CsgView<Real>& g, const LayerView<Real>& material
     *fate = Fate::LeakedHigh, *surface = -1;
     return false;
   }
-  t.track(m, p.g, p.w, p.p, p.u, d);
+  t.track(loc, p.g, p.w, p.u, d);
   p.p = p.p + d * p.u;
   if (collides) {
     *fate = Fate::Absorbed;
