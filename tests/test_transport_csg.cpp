@@ -245,10 +245,11 @@ TEST_CASE("track-length tallies of a mirrored lattice: absorption adds up to one
   const auto arrays = csg.arrays<double>();
   const CsgView<double> g = arrays.host_view();
   const LayerArrays<double> m = material_arrays<double>(s);
+  CsgTallySpec mesh{"mesh", TallyFilter::Mesh, -1, {-1.89, -1.89, 0}, {1.89, 1.89, 0}, {6, 6, 1}};
   const std::vector<CsgTallySpec> specs{{"by material", TallyFilter::Material, -1}, {"pins", TallyFilter::Lattice, 0},
-                                        {"by cell", TallyFilter::Cell, -1}};
+                                        {"by cell", TallyFilter::Cell, -1}, mesh};
   const auto t = csg_tally_arrays<double>(specs, s, [&](const CsgTallySpec& x) {
-    return x.filter == TallyFilter::Material ? 2 : x.filter == TallyFilter::Lattice ? 9 : 3;
+    return x.filter == TallyFilter::Material ? 2 : x.filter == TallyFilter::Lattice ? 9 : x.filter == TallyFilter::Cell ? 3 : 36;
   });
   const CsgTallyView<double> tv = t.view();
   const int fissionable[] = {1, 0};
@@ -266,7 +267,7 @@ TEST_CASE("track-length tallies of a mirrored lattice: absorption adds up to one
     const CsgTallyView<double>& t;
     const CsgView<double>& g;
     Sink& sink;
-    void track(const Location<double>& loc, int grp, double w, Vec3<double>, double d) { score_track(t, g, loc, grp, w, d, sink); }
+    void track(const Location<double>& loc, int grp, double w, Vec3<double> u, double d) { score_track(t, g, loc, grp, w, u, d, sink); }
     void collision(int, int, double, Vec3<double>) {}
     void absorbed(int, int, double) {}
   } tally{tv, g, sink};
@@ -308,4 +309,58 @@ TEST_CASE("track-length tallies of a mirrored lattice: absorption adds up to one
   // The fuel cell (the pin universe's first) sees exactly the fuel material's tracks.
   for (int score = 0; score < kTallyScores; ++score) CHECK(mean(slot(2, 0, score)) == mean(slot(0, 0, score)));
   CHECK(mean(slot(2, 2, kFlux)) == 0);  // the root's box cell holds no track: it is filled
+  // The 2-D mesh over the whole lattice splits the same tracks: its bins add up to all of the flux and absorption.
+  for (const int score : {kFlux, kAbsorption}) {
+    double on_mesh = 0;
+    for (int b = 0; b < 36; ++b) on_mesh += mean(slot(3, b, score));
+    CHECK(on_mesh == Approx(mean(slot(0, 0, score)) + mean(slot(0, 1, score))).epsilon(1e-12));
+  }
+  // By symmetry a corner bin of the mesh and its mirror image across the centre see the same flux.
+  CHECK(std::fabs(mean(slot(3, 0, kFlux)) - mean(slot(3, 35, kFlux))) <= 4 * std::hypot(error(slot(3, 0, kFlux)), error(slot(3, 35, kFlux))));
+}
+
+TEST_CASE("a track through a regular mesh is cut where it crosses the mesh's planes", "[transport][csg]") {
+  CsgTallySpec mesh{"m", TallyFilter::Mesh, -1, {0, 0, 0}, {3, 2, 0}, {3, 2, 1}};  // 2-D: unbounded in z
+  const TransportSpec s = materials_spec("materials: [{ name: m, total: 1, scatter: 0.5 }]\ngeometry: { type: infinite }\nregions: [m]\n");
+  const auto a = csg_tally_arrays<double>({mesh}, s, [](const CsgTallySpec&) { return 6; });
+  const CsgTallyView<double> t = a.view();
+  std::vector<std::pair<int, double>> pieces;
+  const auto record = [&](int bin, double length) { pieces.push_back({bin, length}); };
+  // Along x at y = 0.5 from outside: three bins of length 1 each, then out.
+  mesh_pieces(t, 0, Vec3<double>{-1, 0.5, 7}, Vec3<double>{1, 0, 0}, 5.0, record);
+  REQUIRE(pieces.size() == 3);
+  for (int i = 0; i < 3; ++i) {
+    CHECK(pieces[static_cast<std::size_t>(i)].first == i);
+    CHECK(pieces[static_cast<std::size_t>(i)].second == Approx(1).epsilon(1e-15));
+  }
+  // Diagonally from inside: x = 1 at t = 5/6, y = 1 at t = 15/16, out through y = 2 at t = 35/16.
+  pieces.clear();
+  mesh_pieces(t, 0, Vec3<double>{0.5, 0.25, 0}, Vec3<double>{0.6, 0.8, 0}, 10.0, record);
+  REQUIRE(pieces.size() == 3);
+  CHECK(pieces[0].first == 0);
+  CHECK(pieces[0].second == Approx(5.0 / 6).epsilon(1e-14));
+  CHECK(pieces[1].first == 1);
+  CHECK(pieces[1].second == Approx(15.0 / 16 - 5.0 / 6).epsilon(1e-13));
+  CHECK(pieces[2].first == 4);
+  CHECK(pieces[2].second == Approx(35.0 / 16 - 15.0 / 16).epsilon(1e-14));
+  // Ending inside the mesh, and missing it.
+  pieces.clear();
+  mesh_pieces(t, 0, Vec3<double>{2.5, 1.5, 0}, Vec3<double>{-1, 0, 0}, 0.75, record);
+  REQUIRE(pieces.size() == 2);
+  CHECK(pieces[0].first == 5);
+  CHECK(pieces[0].second == Approx(0.5).epsilon(1e-15));
+  CHECK(pieces[1].first == 4);
+  CHECK(pieces[1].second == Approx(0.25).epsilon(1e-14));
+  pieces.clear();
+  mesh_pieces(t, 0, Vec3<double>{-1, 3, 0}, Vec3<double>{1, 0, 0}, 10.0, record);
+  CHECK(pieces.empty());
+  // A 3-D mesh, 2 x 1 x 2 over [0, 2] x [0, 1] x [0, 2], upwards: bins (0, 0, 0) then (0, 0, 1).
+  CsgTallySpec cube{"c", TallyFilter::Mesh, -1, {0, 0, 0}, {2, 1, 2}, {2, 1, 2}};
+  const auto b = csg_tally_arrays<double>({cube}, s, [](const CsgTallySpec&) { return 4; });
+  mesh_pieces(b.view(), 0, Vec3<double>{0.5, 0.5, 0.5}, Vec3<double>{0, 0, 1}, 10.0, record);
+  REQUIRE(pieces.size() == 2);
+  CHECK(pieces[0].first == 0);
+  CHECK(pieces[0].second == Approx(0.5).epsilon(1e-15));
+  CHECK(pieces[1].first == 2);
+  CHECK(pieces[1].second == Approx(1).epsilon(1e-15));
 }

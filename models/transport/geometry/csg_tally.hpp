@@ -1,10 +1,13 @@
 // Tallies of CSG histories by the track-length estimator, written once for host
 // and device. A flight stops at every boundary of every level, so each track lies
 // in one cell of each level: its bin under a cell, material or lattice-element
-// filter (pin powers) is its location's. Each bin holds, per energy group, the
-// flux (weight x length) and the absorption, fission and nu-fission rates (the
-// flux times the material's cross section).
+// filter (pin powers) is its location's. A regular mesh's bins split the track
+// where it crosses their planes. Each bin holds, per energy group, the flux
+// (weight x length) and the absorption, fission and nu-fission rates (the flux
+// times the material's cross section).
 #pragma once
+#include <array>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -13,7 +16,7 @@
 
 namespace mcsim::transport::geometry {
 
-enum class TallyFilter : int { Cell, Material, Lattice };
+enum class TallyFilter : int { Cell, Material, Lattice, Mesh };
 enum TallyScore : int { kFlux, kAbsorption, kFission, kNuFission, kTallyScores };
 
 template <class Real>
@@ -22,6 +25,11 @@ struct CsgTallyView {
   const int* filter;      // a TallyFilter per tally
   const int* lattice;     // per tally: the lattice of a Lattice filter
   const int* first_slot;  // per tally: bin b, group g, score s at first_slot + (b G + g) kTallyScores + s
+  // Mesh filters, 3 per tally: the lower corner, the bins' widths and the shape
+  // (nz = 1 and an infinite z width: a 2-D mesh); bin (k ny + j) nx + i.
+  const Real* mesh_low;
+  const Real* mesh_width;
+  const int* mesh_shape;
   const Real* absorption; // per material and group (m G + g)
   const Real* fission;
   const Real* nu_fission;
@@ -34,6 +42,7 @@ MCSIM_HD int tally_bin(const CsgTallyView<Real>& t, const CsgView<Real>& g, int 
   switch (static_cast<TallyFilter>(t.filter[k])) {
     case TallyFilter::Cell: return loc.level[loc.levels - 1].cell;
     case TallyFilter::Material: return loc.material;
+    case TallyFilter::Mesh: return -1;  // mesh_pieces
     default:
       for (int l = 0; l < loc.levels; ++l) {
         const Level<Real>& v = loc.level[l];
@@ -46,37 +55,103 @@ MCSIM_HD int tally_bin(const CsgTallyView<Real>& t, const CsgView<Real>& g, int 
   }
 }
 
-// A track of length d by weight w in group grp at `loc` into every tally's slots
-// through sink.add(slot, value).
-template <class Real, class Sink>
-MCSIM_HD void score_track(const CsgTallyView<Real>& t, const CsgView<Real>& g, const Location<Real>& loc, int grp, Real w,
-                          Real d, Sink& sink) {
-  const Real flux = w * d;
-  const int mg = loc.material * t.groups + grp;
-  const Real scores[kTallyScores] = {flux, flux * t.absorption[mg], flux * t.fission[mg], flux * t.nu_fission[mg]};
-  for (int k = 0; k < t.tallies; ++k) {
-    const int bin = tally_bin(t, g, k, loc);
-    if (bin < 0) continue;
-    const int base = t.first_slot[k] + (bin * t.groups + grp) * kTallyScores;
-    for (int s = 0; s < kTallyScores; ++s) sink.add(base + s, scores[s]);
+// The track from p along u for length d through mesh tally k: each piece's bin
+// and length to piece(bin, length), bins in the order the track crosses them.
+// The part outside the mesh is not seen.
+template <class Real, class Piece>
+MCSIM_HD void mesh_pieces(const CsgTallyView<Real>& t, int k, Vec3<Real> p, Vec3<Real> u, Real d, Piece&& piece) {
+  const Real* low = t.mesh_low + 3 * k;
+  const Real* width = t.mesh_width + 3 * k;
+  const int* shape = t.mesh_shape + 3 * k;
+  const Real pos[3] = {p.x, p.y, p.z}, dir[3] = {u.x, u.y, u.z};
+  // The track's part inside the mesh's box: [enter, leave].
+  Real enter = 0, leave = d;
+  for (int a = 0; a < 3; ++a) {
+    if (shape[a] == 1 && !(width[a] < Real(INFINITY))) continue;  // a 2-D mesh's z
+    const Real lo = low[a], hi = low[a] + width[a] * Real(shape[a]);
+    if (dir[a] == Real(0)) {
+      if (pos[a] < lo || pos[a] >= hi) return;
+      continue;
+    }
+    const Real t0 = (lo - pos[a]) / dir[a], t1 = (hi - pos[a]) / dir[a];
+    enter = fmax(enter, fmin(t0, t1)), leave = fmin(leave, fmax(t0, t1));
+  }
+  if (!(enter < leave)) return;
+  // Walk the bins from the entry point's (clamped to the mesh: a rounding may put
+  // the entry a hair outside; one a hair across a plane makes a piece of nothing).
+  int cell[3];
+  Real next[3], step[3];
+  for (int a = 0; a < 3; ++a) {
+    if (shape[a] == 1 && !(width[a] < Real(INFINITY))) {
+      cell[a] = 0, next[a] = Real(INFINITY), step[a] = Real(INFINITY);
+      continue;
+    }
+    const int c = static_cast<int>(floor((pos[a] + enter * dir[a] - low[a]) / width[a]));
+    cell[a] = c < 0 ? 0 : c >= shape[a] ? shape[a] - 1 : c;
+    if (dir[a] == Real(0)) {
+      next[a] = Real(INFINITY), step[a] = Real(INFINITY);
+      continue;
+    }
+    const Real plane = low[a] + width[a] * Real(dir[a] > Real(0) ? cell[a] + 1 : cell[a]);
+    next[a] = (plane - pos[a]) / dir[a];
+    step[a] = width[a] / fabs(dir[a]);
+  }
+  Real at = enter;
+  for (;;) {
+    const int a = next[0] <= next[1] && next[0] <= next[2] ? 0 : next[1] <= next[2] ? 1 : 2;
+    const Real end = next[a] < leave ? next[a] : leave;
+    if (end > at) {
+      piece((cell[2] * shape[1] + cell[1]) * shape[0] + cell[0], end - at);
+      at = end;
+    }
+    if (!(next[a] < leave)) return;
+    cell[a] += dir[a] > Real(0) ? 1 : -1;
+    if (cell[a] < 0 || cell[a] >= shape[a]) return;
+    next[a] += step[a];
   }
 }
 
-// The tallies a job asks for, by filter (a Lattice filter names its lattice).
+// A track of length d by weight w in group grp at `loc`, along u, into every
+// tally's slots through sink.add(slot, value).
+template <class Real, class Sink>
+MCSIM_HD void score_track(const CsgTallyView<Real>& t, const CsgView<Real>& g, const Location<Real>& loc, int grp, Real w,
+                          Vec3<Real> u, Real d, Sink& sink) {
+  const int mg = loc.material * t.groups + grp;
+  const Real rate[kTallyScores] = {Real(1), t.absorption[mg], t.fission[mg], t.nu_fission[mg]};
+  for (int k = 0; k < t.tallies; ++k) {
+    const auto score = [&](int bin, Real length) {
+      const int base = t.first_slot[k] + (bin * t.groups + grp) * kTallyScores;
+      const Real flux = w * length;
+      for (int s = 0; s < kTallyScores; ++s) sink.add(base + s, flux * rate[s]);
+    };
+    if (static_cast<TallyFilter>(t.filter[k]) == TallyFilter::Mesh) {
+      mesh_pieces(t, k, loc.level[0].p, u, d, score);
+      continue;
+    }
+    const int bin = tally_bin(t, g, k, loc);
+    if (bin >= 0) score(bin, d);
+  }
+}
+
+// The tallies a job asks for, by filter (a Lattice filter names its lattice, a
+// Mesh filter its box and shape).
 struct CsgTallySpec {
   std::string name;
   TallyFilter filter = TallyFilter::Material;
   int lattice = -1;
+  std::array<double, 3> low{}, high{};
+  std::array<int, 3> shape{1, 1, 1};  // nz = 1 with low z = high z: a 2-D mesh, unbounded in z
 };
 
 // Flat arrays behind a view, for `bins(spec)` bins of each tally.
 template <class Real>
 struct CsgTallyArrays {
   int tallies = 0, groups = 1, slots = 0;
-  std::vector<int> filter, lattice, first_slot;
-  std::vector<Real> absorption, fission, nu_fission;
+  std::vector<int> filter, lattice, first_slot, mesh_shape;
+  std::vector<Real> mesh_low, mesh_width, absorption, fission, nu_fission;
   CsgTallyView<Real> view() const {
-    return {tallies, groups, filter.data(), lattice.data(), first_slot.data(), absorption.data(), fission.data(),
+    return {tallies,         groups,         filter.data(),     lattice.data(),  first_slot.data(),
+            mesh_low.data(), mesh_width.data(), mesh_shape.data(), absorption.data(), fission.data(),
             nu_fission.data()};
   }
 };
@@ -92,6 +167,12 @@ CsgTallyArrays<Real> csg_tally_arrays(const std::vector<CsgTallySpec>& tallies, 
     a.lattice.push_back(t.lattice);
     a.first_slot.push_back(a.slots);
     a.slots += bins_of(t) * s.groups * kTallyScores;
+    for (std::size_t i = 0; i < 3; ++i) {
+      const bool unbounded = i == 2 && t.shape[2] == 1 && t.low[2] == t.high[2];
+      a.mesh_low.push_back(static_cast<Real>(unbounded ? -INFINITY : t.low[i]));
+      a.mesh_width.push_back(static_cast<Real>(unbounded ? INFINITY : (t.high[i] - t.low[i]) / t.shape[i]));
+      a.mesh_shape.push_back(t.shape[i]);
+    }
   }
   for (const Material& m : s.materials)
     for (int g = 0; g < s.groups; ++g) {
