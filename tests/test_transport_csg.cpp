@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <random>
 
 #include "models/transport/geometry/csg_geometry.hpp"
 #include "models/transport/geometry/csg_history.hpp"
@@ -363,4 +364,133 @@ TEST_CASE("a track through a regular mesh is cut where it crosses the mesh's pla
   CHECK(pieces[0].second == Approx(0.5).epsilon(1e-15));
   CHECK(pieces[1].first == 2);
   CHECK(pieces[1].second == Approx(1).epsilon(1e-15));
+}
+
+namespace {
+// A history's scalar scores and banked sites through a CsgScorer with no tallies.
+struct EigenSink {
+  std::vector<std::pair<Vec3<double>, int>>* sites;
+  void add(int, double) {}
+  void bank_site(Vec3<double> p, int g) { sites->push_back({p, g}); }
+};
+struct Eigen {
+  const CsgView<double>& g;
+  const LayerView<double>& materials;
+  const CsgTallyView<double>& t;
+  // One history from p; its scores.
+  Scores<double> history(Particle3<double> p, std::uint64_t stream, double inv_k, std::vector<std::pair<Vec3<double>, int>>* bank) const {
+    Uniforms<double> u{rng::Stream(41, stream)};
+    Scores<double> s{};
+    EigenSink sink{bank};
+    CsgScorer<double, EigenSink> scorer{g, t, materials, true, u, sink, inv_k, s};
+    int surface = -1;
+    csg_history(g, materials, u, p, scorer, &surface);
+    return s;
+  }
+};
+}  // namespace
+
+TEST_CASE("k's three estimators in a mirrored box of one material are its k-infinity from any source", "[transport][csg]") {
+  // Absorption 0.4, nu-fission 2.4 x 0.25 = 0.6: k-infinity 1.5.
+  const TransportSpec s = materials_spec(
+      "materials: [{ name: fuel, total: 1.0, scatter: 0.6, fission: 0.25, nu: 2.4, capture: 0.15, mean_cosine: 0.2 }]\n"
+      "geometry: { type: infinite }\nregions: [fuel]\n");
+  CsgSpec spec;
+  spec.surfaces = {csg_surface("lo", SurfaceKind::XPlane, {0}, SurfaceBoundary::Reflective),
+                   csg_surface("hi", SurfaceKind::XPlane, {1}, SurfaceBoundary::Reflective),
+                   csg_surface("ball", SurfaceKind::Sphere, {0.5, 0, 0, 3}, SurfaceBoundary::Reflective)};
+  spec.cells = {csg_cell("inside", "root", "+lo -hi -ball", Fill::Material, "fuel")};
+  const Csg csg(spec, {"fuel"});
+  const auto arrays = csg.arrays<double>();
+  const LayerArrays<double> m = material_arrays<double>(s);
+  const LayerView<double> mats = m.view();
+  const auto t = csg_tally_arrays<double>({}, s, [](const CsgTallySpec&) { return 0; });
+  const CsgTallyView<double> tv = t.view();
+  const Eigen e{arrays.host_view(), mats, tv};
+  const int n = 20000;
+  double sum[3] = {}, sum2[3] = {};
+  std::vector<std::pair<Vec3<double>, int>> bank;
+  for (int i = 0; i < n; ++i) {
+    const Scores<double> sc = e.history({{0.1, 0.2, -0.3}, {0, 0.6, 0.8}, 1.0, 0}, static_cast<std::uint64_t>(i), 1.0, &bank);
+    const double k[3] = {sc.k_collision, sc.k_absorption, sc.k_track};
+    for (int j = 0; j < 3; ++j) sum[j] += k[j], sum2[j] += k[j] * k[j];
+  }
+  for (int j = 0; j < 3; ++j) {
+    const double mean = sum[j] / n, error = std::sqrt(std::max(0.0, sum2[j] / n - mean * mean) / (n - 1));
+    INFO("estimator " << j << ": " << mean << " +- " << error);
+    if (j == 1) {  // every history is absorbed once, whole: the absorption estimator is exact
+      CHECK(mean == Approx(1.5).epsilon(1e-12));
+      continue;
+    }
+    CHECK(std::fabs(mean - 1.5) <= 4 * error);
+    CHECK(error < 0.02);
+  }
+  // Sites come at k's collision score over k (here k = 1): as many as its sum, within rounding of each draw.
+  CHECK(std::fabs(static_cast<double>(bank.size()) - sum[0]) <= 4 * std::sqrt(static_cast<double>(n)));
+}
+
+namespace {
+// Power iteration: `generations` of n histories, the first `inactive` unscored,
+// each from n sites drawn uniformly from the last bank (a fixed sequence), with
+// the last generation's k. Returns the active generations' collision k.
+std::vector<double> generations(const Eigen& e, Vec3<double> low, Vec3<double> high, int n, int inactive, int active) {
+  std::mt19937_64 pick(3);
+  const auto uniform = [&] { return static_cast<double>(pick() >> 11) * 0x1p-53; };
+  std::vector<std::pair<Vec3<double>, int>> sites, bank;
+  for (int i = 0; i < n; ++i)  // a flat first guess over the box
+    sites.push_back({{low.x + (high.x - low.x) * uniform(), low.y + (high.y - low.y) * uniform(), low.z + (high.z - low.z) * uniform()}, 0});
+  double k = 1;
+  std::vector<double> ks;
+  std::uint64_t stream = 0;
+  for (int gen = 0; gen < inactive + active; ++gen) {
+    bank.clear();
+    double score = 0;
+    for (const auto& [p, grp] : sites) {
+      const double a = uniform(), b = uniform();
+      score += e.history({p, isotropic_direction(a, b), 1.0, grp}, stream++, 1 / k, &bank).k_collision;
+    }
+    k = score / n;
+    if (gen >= inactive) ks.push_back(k);
+    REQUIRE(!bank.empty());
+    sites.clear();
+    for (int i = 0; i < n; ++i) sites.push_back(bank[static_cast<std::size_t>(uniform() * static_cast<double>(bank.size()))]);
+  }
+  return ks;
+}
+// The mean of xs and its error by batch means of `batches` batches.
+std::pair<double, double> batch_mean(const std::vector<double>& xs, int batches) {
+  const std::size_t per = xs.size() / static_cast<std::size_t>(batches);
+  double mean = 0, ss = 0;
+  std::vector<double> means;
+  for (int b = 0; b < batches; ++b) {
+    double m = 0;
+    for (std::size_t i = 0; i < per; ++i) m += xs[static_cast<std::size_t>(b) * per + i];
+    means.push_back(m / static_cast<double>(per));
+    mean += means.back() / batches;
+  }
+  for (const double m : means) ss += (m - mean) * (m - mean);
+  return {mean, std::sqrt(ss / (batches * (batches - 1.0)))};
+}
+}  // namespace
+
+TEST_CASE("power iteration on one mirrored pin cell finds the k of a mirrored 3 x 3 lattice of it", "[transport][csg]") {
+  const TransportSpec s = materials_spec(
+      "materials:\n"
+      "  - { name: fuel, total: 1.2, scatter: 0.4, fission: 0.3, nu: 2.5, capture: 0.5 }\n"
+      "  - { name: water, total: 2.0, scatter: 1.97, capture: 0.03, mean_cosine: 0.3 }\n"
+      "geometry: { type: infinite }\nregions: [fuel]\n");
+  const LayerArrays<double> m = material_arrays<double>(s);
+  const LayerView<double> mats = m.view();
+  const auto t = csg_tally_arrays<double>({}, s, [](const CsgTallySpec&) { return 0; });
+  const CsgTallyView<double> tv = t.view();
+  const Csg one = pins(1), nine = pins(3);
+  const auto a1 = one.arrays<double>(), a9 = nine.arrays<double>();
+  const auto k1 = batch_mean(generations(Eigen{a1.host_view(), mats, tv}, {-0.63, -0.63, 0}, {0.63, 0.63, 1}, 2000, 15, 60), 6);
+  const auto k9 = batch_mean(generations(Eigen{a9.host_view(), mats, tv}, {-1.89, -1.89, 0}, {1.89, 1.89, 1}, 2000, 15, 60), 6);
+  INFO("pin " << k1.first << " +- " << k1.second << ", lattice " << k9.first << " +- " << k9.second);
+  CHECK(std::fabs(k1.first - k9.first) <= 4 * std::hypot(k1.second, k9.second));
+  CHECK(k1.second < 0.01);
+  // Between the fuel's own k-infinity (0.75 / 0.8) and nothing: the water absorbs some.
+  CHECK(k1.first < 0.9375);
+  CHECK(k1.first > 0.5);
 }

@@ -17,6 +17,12 @@ double Material::scatter_out(int g) const {
   return s;
 }
 
+double Material::chi_cumulative(int g) const {
+  double c = 0;
+  for (int h = 0; h <= g; ++h) c += chi[static_cast<std::size_t>(h)];
+  return c;
+}
+
 bool Material::fissile() const {
   for (int g = 0; g < groups; ++g)
     if (fission[static_cast<std::size_t>(g)] > 0 && nu[static_cast<std::size_t>(g)] > 0) return true;

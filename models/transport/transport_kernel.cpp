@@ -35,13 +35,10 @@ TransportArrays<Real> transport_arrays(const TransportSpec& s) {
   v.eigenvalue = s.eigenvalue;
   for (const int m : s.region_material) {
     const Material& mat = s.materials[static_cast<std::size_t>(m)];
-    double chi = 0;
     for (int g = 0; g < mat.groups; ++g) {
-      const auto gi = static_cast<std::size_t>(g);
-      a.nu_fission.push_back(static_cast<Real>(mat.nu[gi] * mat.fission[gi]));
+      a.nu_fission.push_back(static_cast<Real>(mat.nu_fission(g)));
       a.absorption.push_back(static_cast<Real>(mat.absorption(g)));
-      chi += mat.chi[gi];
-      a.chi_cumulative.push_back(static_cast<Real>(chi));
+      a.chi_cumulative.push_back(static_cast<Real>(mat.chi_cumulative(g)));
     }
   }
   return a;

@@ -63,6 +63,25 @@ struct Scores {
   Real collisions = 0, absorbed_weight = 0, k_collision = 0, k_absorption = 0, k_track = 0;
 };
 
+// The fission sites a collision in region (or material) r with k's collision
+// score `score` banks at pos through sink.bank_site(pos, group): score / k on
+// average, as floor(score / k + uniform), their groups drawn from the spectrum's
+// cumulative sums chi_cumulative[r G + h]. Any geometry's collisions bank here.
+template <class Real, class Pos, class Sink>
+MCSIM_HD void bank_fission_sites(Real score, int G, const Real* chi_cumulative, int r, Pos pos, Real inv_k,
+                                 Uniforms<Real>& u, Sink& sink) {
+  if (score == Real(0)) return;
+  const int n = static_cast<int>(score * inv_k + u.next());
+  for (int i = 0; i < n; ++i) {
+    int h = 0;
+    if (G > 1) {
+      const Real pick = u.next();
+      while (h + 1 < G && pick >= chi_cumulative[r * G + h]) ++h;
+    }
+    sink.bank_site(pos, h);
+  }
+}
+
 // A history's scores. Scalars gather in registers and go to the sink once, at the
 // end of the history; mesh scores go as they come. The sink has
 // add(slot, value), add_run(slot, n, value) (the value in each of n slots from
@@ -147,17 +166,7 @@ struct Scorer {
     if (!v.eigenvalue) return;
     const Real score = w * v.nu_fission[rg] * v.layers.mean_free_path[rg];
     s.k_collision += score;
-    if (score == Real(0)) return;
-    // Sites: score / k on average, as floor(score / k + uniform).
-    const int n = static_cast<int>(score * inv_k + u.next());
-    for (int i = 0; i < n; ++i) {
-      int h = 0;
-      if (G > 1) {
-        const Real pick = u.next();
-        while (h + 1 < G && pick >= v.chi_cumulative[r * G + h]) ++h;
-      }
-      sink.bank_site(pos, h);
-    }
+    bank_fission_sites(score, G, v.chi_cumulative, r, pos, inv_k, u, sink);
   }
 
   MCSIM_HD void absorbed(int r, int g, Real w) {

@@ -18,6 +18,8 @@ struct Material {
   std::vector<double> scatter;                           // G x G, row g to column g'
   double mean_cosine = 0;  // of scattering: linearly anisotropic, p(mu) = (1 + 3 mean mu) / 2
   double absorption(int g) const { return capture[static_cast<std::size_t>(g)] + fission[static_cast<std::size_t>(g)]; }
+  double nu_fission(int g) const { return nu[static_cast<std::size_t>(g)] * fission[static_cast<std::size_t>(g)]; }
+  double chi_cumulative(int g) const;  // chi of groups 0..g
   double scatter_out(int g) const;  // from group g to every group
   bool fissile() const;
 };

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/transport/geometry/csg.hpp"
+#include "models/transport/transport_kernel.hpp"
 #include "models/transport/transport_spec.hpp"
 
 namespace mcsim::transport::geometry {
@@ -33,6 +34,7 @@ struct CsgTallyView {
   const Real* absorption; // per material and group (m G + g)
   const Real* fission;
   const Real* nu_fission;
+  const Real* chi_cumulative;  // the fission spectrum's cumulative sums, per material and group
 };
 
 // The bin of tally k for a track at `loc`; -1 when the filter does not see it
@@ -133,6 +135,38 @@ MCSIM_HD void score_track(const CsgTallyView<Real>& t, const CsgView<Real>& g, c
   }
 }
 
+// What a CSG history scores (csg_history's tally): the tallies' tracks, the
+// history's scalars, and in eigenvalue runs k's three estimators and the fission
+// sites its collisions bank, as the layered histories' Scorer does.
+template <class Real, class Sink>
+struct CsgScorer {
+  const CsgView<Real>& g;
+  const CsgTallyView<Real>& t;
+  const LayerView<Real>& materials;
+  bool eigenvalue;
+  Uniforms<Real>& u;
+  Sink& sink;
+  Real inv_k;       // fission sites per unit of k's collision score
+  Scores<Real>& s;  // the history's scalar scores so far
+  MCSIM_HD void track(const Location<Real>& loc, int grp, Real w, Vec3<Real> dir, Real d) {
+    score_track(t, g, loc, grp, w, dir, d, sink);
+    if (eigenvalue) s.k_track += w * t.nu_fission[loc.material * t.groups + grp] * d;
+  }
+  MCSIM_HD void collision(int m, int grp, Real w, Vec3<Real> pos) {
+    s.collisions += w;
+    if (!eigenvalue) return;
+    const int mg = m * t.groups + grp;
+    const Real score = w * t.nu_fission[mg] * materials.mean_free_path[mg];
+    s.k_collision += score;
+    bank_fission_sites(score, t.groups, t.chi_cumulative, m, pos, inv_k, u, sink);
+  }
+  MCSIM_HD void absorbed(int m, int grp, Real w) {
+    const int mg = m * t.groups + grp;
+    s.absorbed_weight += w;
+    if (eigenvalue && t.absorption[mg] > Real(0)) s.k_absorption += w * t.nu_fission[mg] / t.absorption[mg];
+  }
+};
+
 // The tallies a job asks for, by filter (a Lattice filter names its lattice, a
 // Mesh filter its box and shape).
 struct CsgTallySpec {
@@ -148,11 +182,11 @@ template <class Real>
 struct CsgTallyArrays {
   int tallies = 0, groups = 1, slots = 0;
   std::vector<int> filter, lattice, first_slot, mesh_shape;
-  std::vector<Real> mesh_low, mesh_width, absorption, fission, nu_fission;
+  std::vector<Real> mesh_low, mesh_width, absorption, fission, nu_fission, chi_cumulative;
   CsgTallyView<Real> view() const {
     return {tallies,         groups,         filter.data(),     lattice.data(),  first_slot.data(),
             mesh_low.data(), mesh_width.data(), mesh_shape.data(), absorption.data(), fission.data(),
-            nu_fission.data()};
+            nu_fission.data(), chi_cumulative.data()};
   }
 };
 
@@ -176,10 +210,10 @@ CsgTallyArrays<Real> csg_tally_arrays(const std::vector<CsgTallySpec>& tallies, 
   }
   for (const Material& m : s.materials)
     for (int g = 0; g < s.groups; ++g) {
-      const auto i = static_cast<std::size_t>(g);
       a.absorption.push_back(static_cast<Real>(m.absorption(g)));
-      a.fission.push_back(static_cast<Real>(m.fission[i]));
-      a.nu_fission.push_back(static_cast<Real>(m.nu[i] * m.fission[i]));
+      a.fission.push_back(static_cast<Real>(m.fission[static_cast<std::size_t>(g)]));
+      a.nu_fission.push_back(static_cast<Real>(m.nu_fission(g)));
+      a.chi_cumulative.push_back(static_cast<Real>(m.chi_cumulative(g)));
     }
   return a;
 }
