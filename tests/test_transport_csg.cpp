@@ -432,8 +432,10 @@ TEST_CASE("k's three estimators in a mirrored box of one material are its k-infi
 namespace {
 // Power iteration: `generations` of n histories, the first `inactive` unscored,
 // each from n sites drawn uniformly from the last bank (a fixed sequence), with
-// the last generation's k. Returns the active generations' collision k.
-std::vector<double> generations(const Eigen& e, Vec3<double> low, Vec3<double> high, int n, int inactive, int active) {
+// the last generation's k. Returns the active generations' collision k; the last
+// bank's draw in *last.
+std::vector<double> generations(const Eigen& e, Vec3<double> low, Vec3<double> high, int n, int inactive, int active,
+                                std::vector<std::pair<Vec3<double>, int>>* last) {
   std::mt19937_64 pick(3);
   const auto uniform = [&] { return static_cast<double>(pick() >> 11) * 0x1p-53; };
   std::vector<std::pair<Vec3<double>, int>> sites, bank;
@@ -455,6 +457,7 @@ std::vector<double> generations(const Eigen& e, Vec3<double> low, Vec3<double> h
     sites.clear();
     for (int i = 0; i < n; ++i) sites.push_back(bank[static_cast<std::size_t>(uniform() * static_cast<double>(bank.size()))]);
   }
+  *last = sites;
   return ks;
 }
 // The mean of xs and its error by batch means of `batches` batches.
@@ -485,8 +488,20 @@ TEST_CASE("power iteration on one mirrored pin cell finds the k of a mirrored 3 
   const CsgTallyView<double> tv = t.view();
   const Csg one = pins(1), nine = pins(3);
   const auto a1 = one.arrays<double>(), a9 = nine.arrays<double>();
-  const auto k1 = batch_mean(generations(Eigen{a1.host_view(), mats, tv}, {-0.63, -0.63, 0}, {0.63, 0.63, 1}, 2000, 15, 60), 6);
-  const auto k9 = batch_mean(generations(Eigen{a9.host_view(), mats, tv}, {-1.89, -1.89, 0}, {1.89, 1.89, 1}, 2000, 15, 60), 6);
+  std::vector<std::pair<Vec3<double>, int>> sites1, sites9;
+  const auto k1 = batch_mean(generations(Eigen{a1.host_view(), mats, tv}, {-0.63, -0.63, 0}, {0.63, 0.63, 1}, 2000, 15, 60, &sites1), 6);
+  const auto k9 = batch_mean(generations(Eigen{a9.host_view(), mats, tv}, {-1.89, -1.89, 0}, {1.89, 1.89, 1}, 2000, 15, 60, &sites9), 6);
+  // Sites are where fuel collided: in fuel, spread over the pin (not at its centre) and over all nine pins alike.
+  int pin_count[9] = {};
+  double r2 = 0;
+  for (const auto& [p, grp] : sites9) {
+    const Location<double> loc = locate(a9.host_view(), p, Vec3<double>{1, 0, 0});
+    REQUIRE(loc.material == 0);
+    ++pin_count[loc.level[0].j * 3 + loc.level[0].i];
+  }
+  for (const auto& [p, grp] : sites1) r2 += (p.x * p.x + p.y * p.y) / static_cast<double>(sites1.size());
+  CHECK(r2 == Approx(0.4 * 0.4 / 2).epsilon(0.1));  // uniform over the disc: r^2 averages R^2 / 2 (the flux is nearly flat in it)
+  for (const int c : pin_count) CHECK(c > 2000 / 9 / 2);
   INFO("pin " << k1.first << " +- " << k1.second << ", lattice " << k9.first << " +- " << k9.second);
   CHECK(std::fabs(k1.first - k9.first) <= 4 * std::hypot(k1.second, k9.second));
   CHECK(k1.second < 0.01);
