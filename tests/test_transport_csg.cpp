@@ -249,9 +249,7 @@ TEST_CASE("track-length tallies of a mirrored lattice: absorption adds up to one
   CsgTallySpec mesh{"mesh", TallyFilter::Mesh, -1, {-1.89, -1.89, 0}, {1.89, 1.89, 0}, {6, 6, 1}};
   const std::vector<CsgTallySpec> specs{{"by material", TallyFilter::Material, -1}, {"pins", TallyFilter::Lattice, 0},
                                         {"by cell", TallyFilter::Cell, -1}, mesh};
-  const auto t = csg_tally_arrays<double>(specs, s, [&](const CsgTallySpec& x) {
-    return x.filter == TallyFilter::Material ? 2 : x.filter == TallyFilter::Lattice ? 9 : x.filter == TallyFilter::Cell ? 3 : 36;
-  });
+  const auto t = csg_tally_arrays<double>(specs, s, csg);
   const CsgTallyView<double> tv = t.view();
   const int fissionable[] = {1, 0};
   CsgSource<double> source;
@@ -323,7 +321,7 @@ TEST_CASE("track-length tallies of a mirrored lattice: absorption adds up to one
 TEST_CASE("a track through a regular mesh is cut where it crosses the mesh's planes", "[transport][csg]") {
   CsgTallySpec mesh{"m", TallyFilter::Mesh, -1, {0, 0, 0}, {3, 2, 0}, {3, 2, 1}};  // 2-D: unbounded in z
   const TransportSpec s = materials_spec("materials: [{ name: m, total: 1, scatter: 0.5 }]\ngeometry: { type: infinite }\nregions: [m]\n");
-  const auto a = csg_tally_arrays<double>({mesh}, s, [](const CsgTallySpec&) { return 6; });
+  const auto a = csg_tally_arrays<double>({mesh}, s, pins(1));
   const CsgTallyView<double> t = a.view();
   std::vector<std::pair<int, double>> pieces;
   const auto record = [&](int bin, double length) { pieces.push_back({bin, length}); };
@@ -357,7 +355,7 @@ TEST_CASE("a track through a regular mesh is cut where it crosses the mesh's pla
   CHECK(pieces.empty());
   // A 3-D mesh, 2 x 1 x 2 over [0, 2] x [0, 1] x [0, 2], upwards: bins (0, 0, 0) then (0, 0, 1).
   CsgTallySpec cube{"c", TallyFilter::Mesh, -1, {0, 0, 0}, {2, 1, 2}, {2, 1, 2}};
-  const auto b = csg_tally_arrays<double>({cube}, s, [](const CsgTallySpec&) { return 4; });
+  const auto b = csg_tally_arrays<double>({cube}, s, pins(1));
   mesh_pieces(b.view(), 0, Vec3<double>{0.5, 0.5, 0.5}, Vec3<double>{0, 0, 1}, 10.0, record);
   REQUIRE(pieces.size() == 2);
   CHECK(pieces[0].first == 0);
@@ -404,7 +402,7 @@ TEST_CASE("k's three estimators in a mirrored box of one material are its k-infi
   const auto arrays = csg.arrays<double>();
   const LayerArrays<double> m = material_arrays<double>(s);
   const LayerView<double> mats = m.view();
-  const auto t = csg_tally_arrays<double>({}, s, [](const CsgTallySpec&) { return 0; });
+  const auto t = csg_tally_arrays<double>({}, s, csg);
   const CsgTallyView<double> tv = t.view();
   const Eigen e{arrays.host_view(), mats, tv};
   const int n = 20000;
@@ -484,9 +482,9 @@ TEST_CASE("power iteration on one mirrored pin cell finds the k of a mirrored 3 
       "geometry: { type: infinite }\nregions: [fuel]\n");
   const LayerArrays<double> m = material_arrays<double>(s);
   const LayerView<double> mats = m.view();
-  const auto t = csg_tally_arrays<double>({}, s, [](const CsgTallySpec&) { return 0; });
-  const CsgTallyView<double> tv = t.view();
   const Csg one = pins(1), nine = pins(3);
+  const auto t = csg_tally_arrays<double>({}, s, one);
+  const CsgTallyView<double> tv = t.view();
   const auto a1 = one.arrays<double>(), a9 = nine.arrays<double>();
   std::vector<std::pair<Vec3<double>, int>> sites1, sites9;
   const auto k1 = batch_mean(generations(Eigen{a1.host_view(), mats, tv}, {-0.63, -0.63, 0}, {0.63, 0.63, 1}, 2000, 15, 60, &sites1), 6);

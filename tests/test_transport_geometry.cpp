@@ -103,6 +103,9 @@ TEST_CASE("regions in OpenMC's syntax: juxtaposition before union, complement be
   deep += "-b";
   for (int i = 0; i < 20; ++i) deep += ")";
   fails(deep, "nests deeper than");
+  // A hostile region is refused at its nesting, not by running out of stack.
+  fails(std::string(1000000, '(') + "-a", "nests deeper than 64 parentheses and complements");
+  fails(std::string(1000000, '~') + "-a", "nests deeper than 64 parentheses and complements");
 }
 
 TEST_CASE("points in a lattice of pin cells are found in their element's cell, rows written top first", "[transport][geometry]") {

@@ -109,39 +109,43 @@ MCSIM_HD bool lattice_element(const CsgView<Real>& g, int l, Vec3<Real> p, int* 
   return *i >= 0 && *i < shape[0] && *j >= 0 && *j < shape[1] && *k >= 0 && *k < shape[2];
 }
 
+// Down one level from `level` (its universe, cell and point set), whose cell is
+// filled with a universe or a lattice: the universe the point is in next, and the
+// point in that universe's coordinates in *p; for a lattice, the element in
+// `level`. -1 when the point is outside a lattice without an outer universe.
+template <class Real>
+MCSIM_HD int enter_fill(const CsgView<Real>& g, Level<Real>& level, Vec3<Real>* p) {
+  const int c = level.cell;
+  if (static_cast<Fill>(g.fill_kind[c]) == Fill::Universe) {
+    const Real* t = g.translation + 3 * c;
+    *p = {p->x - t[0], p->y - t[1], p->z - t[2]};
+    return g.fill[c];
+  }
+  const int l = g.fill[c];
+  level.lattice = l;
+  if (!lattice_element(g, l, *p, &level.i, &level.j, &level.k, &level.q)) return g.lattice_outer[l];
+  *p = level.q;
+  const int* shape = g.lattice_shape + 3 * l;
+  return g.lattice_universes[g.lattice_begin[l] + (level.k * shape[1] + level.j) * shape[0] + level.i];
+}
+
 // Where p (moving along u) is: the cells from the root universe down to a material.
 template <class Real>
 MCSIM_HD Location<Real> locate(const CsgView<Real>& g, Vec3<Real> p, Vec3<Real> u) {
   Location<Real> loc;
   int universe = g.root;
-  while (loc.levels < kMaxLevels) {
+  while (universe >= 0 && loc.levels < kMaxLevels) {
     int found = -1;
     for (int m = g.universe_begin[universe]; m < g.universe_begin[universe + 1]; ++m)
       if (in_cell(g, g.universe_cells[m], p, u)) {
         found = g.universe_cells[m];
         break;
       }
-    if (found < 0) return loc.material = -1, loc;
+    if (found < 0) break;
     Level<Real>& level = loc.level[loc.levels++];
     level = {universe, found, p, -1, 0, 0, 0, p};
-    const Fill kind = static_cast<Fill>(g.fill_kind[found]);
-    if (kind == Fill::Material) return loc.material = g.fill[found], loc;
-    if (kind == Fill::Universe) {
-      const Real* t = g.translation + 3 * found;
-      p = {p.x - t[0], p.y - t[1], p.z - t[2]};
-      universe = g.fill[found];
-      continue;
-    }
-    const int l = g.fill[found];
-    level.lattice = l;
-    if (lattice_element(g, l, p, &level.i, &level.j, &level.k, &level.q)) {
-      const int* shape = g.lattice_shape + 3 * l;
-      universe = g.lattice_universes[g.lattice_begin[l] + (level.k * shape[1] + level.j) * shape[0] + level.i];
-      p = level.q;
-    } else {
-      universe = g.lattice_outer[l];
-      if (universe < 0) return loc.material = -1, loc;
-    }
+    if (static_cast<Fill>(g.fill_kind[found]) == Fill::Material) return loc.material = g.fill[found], loc;
+    universe = enter_fill(g, level, &p);
   }
   return loc.material = -1, loc;
 }

@@ -13,6 +13,9 @@ namespace mcsim::transport::geometry {
 
 namespace {
 
+// A region as an error quotes it: a long one by its head.
+std::string head_of(const std::string& region) { return region.size() > 80 ? region.substr(0, 77) + "..." : region; }
+
 // Recursive descent over OpenMC's region syntax, emitting postfix:
 //   union := intersection ('|' intersection)*
 //   intersection := unary unary*          (juxtaposition)
@@ -49,16 +52,21 @@ class RegionParser {
     skip();
     if (at_end()) fail("the region ends where a half-space was expected");
     const char c = s_[i_];
-    if (c == '~') {
+    if (c == '~' || c == '(') {
+      // The recursion's depth is the text's nesting: bounded here, before a hostile
+      // region runs the stack out.
+      if (++nesting_ > kMaxNesting) fail(fmt::format("nests deeper than {} parentheses and complements", kMaxNesting));
       ++i_;
-      unary();
-      out_.push_back(kNot);
-    } else if (c == '(') {
-      ++i_;
-      union_();
-      skip();
-      if (at_end() || s_[i_] != ')') fail("a '(' is not closed");
-      ++i_;
+      if (c == '~') {
+        unary();
+        out_.push_back(kNot);
+      } else {
+        union_();
+        skip();
+        if (at_end() || s_[i_] != ')') fail("a '(' is not closed");
+        ++i_;
+      }
+      --nesting_;
     } else if (c == '+' || c == '-') {
       ++i_;
       const std::size_t start = i_;
@@ -78,11 +86,13 @@ class RegionParser {
   bool at_end() const { return i_ >= s_.size(); }
   [[noreturn]] void fail(const std::string& what) const { fail(what, i_); }
   [[noreturn]] void fail(const std::string& what, std::size_t at) const {
-    throw std::invalid_argument(fmt::format("{} (column {} of \"{}\")", what, at + 1, s_));
+    throw std::invalid_argument(fmt::format("{} (column {} of \"{}\")", what, at + 1, head_of(s_)));
   }
   const std::string& s_;
   const std::vector<std::string>& names_;
+  static constexpr int kMaxNesting = 64;
   std::size_t i_ = 0;
+  int nesting_ = 0;
   std::vector<int> out_;
 };
 
@@ -96,10 +106,11 @@ int region_depth(const std::vector<int>& tokens) {
   return most;
 }
 
+// Where the item named `name` is in v (surfaces, lattices), or -1.
 template <class T>
-int index_of(const std::vector<T>& v, const std::string& name, const std::function<const std::string&(const T&)>& key) {
+int index_by_name(const std::vector<T>& v, const std::string& name) {
   for (std::size_t i = 0; i < v.size(); ++i)
-    if (key(v[i]) == name) return static_cast<int>(i);
+    if (v[i].name == name) return static_cast<int>(i);
   return -1;
 }
 
@@ -108,7 +119,7 @@ int index_of(const std::vector<T>& v, const std::string& name, const std::functi
 std::vector<int> parse_region(const std::string& region, const std::vector<std::string>& surface_names) {
   std::vector<int> tokens = RegionParser(region, surface_names).parse();
   if (region_depth(tokens) > kMaxRegionDepth)
-    throw std::invalid_argument(fmt::format("\"{}\" nests deeper than {} operands", region, kMaxRegionDepth));
+    throw std::invalid_argument(fmt::format("\"{}\" nests deeper than {} operands", head_of(region), kMaxRegionDepth));
   return tokens;
 }
 
@@ -124,7 +135,7 @@ Csg::Csg(CsgSpec spec, const std::vector<std::string>& materials) : spec_(std::m
     surface_boundary_.push_back(static_cast<int>(s.boundary));
     periodic_partner_.push_back(-1);
     if (s.boundary != SurfaceBoundary::Periodic) continue;
-    const int partner = index_of<SurfaceSpec>(spec_.surfaces, s.periodic_partner, [](const SurfaceSpec& x) -> const std::string& { return x.name; });
+    const int partner = index_by_name(spec_.surfaces, s.periodic_partner);
     if (partner < 0)
       throw std::invalid_argument(fmt::format("surface '{}' is periodic with '{}', which is not a surface", s.name, s.periodic_partner));
     const SurfaceSpec& other = spec_.surfaces[static_cast<std::size_t>(partner)];
@@ -165,7 +176,7 @@ Csg::Csg(CsgSpec spec, const std::vector<std::string>& materials) : spec_(std::m
     } else if (c.fill_kind == Fill::Universe) {
       fill_.push_back(universe(c.fill, whose));
     } else {
-      const int l = index_of<LatticeSpec>(spec_.lattices, c.fill, [](const LatticeSpec& x) -> const std::string& { return x.name; });
+      const int l = index_by_name(spec_.lattices, c.fill);
       if (l < 0) throw std::invalid_argument(fmt::format("{}: no lattice is named '{}'", whose, c.fill));
       fill_.push_back(l);
     }
@@ -288,14 +299,15 @@ GeometryProblem check_geometry(const Csg& csg, std::array<double, 3> low, std::a
   std::mt19937_64 engine(seed);
   const auto uniform = [&] { return static_cast<double>(engine() >> 11) * 0x1p-53; };  // the same on every platform
   const Vec3<double> u{1, 0, 0};
+  std::vector<int> holding;  // the cells of a universe that hold the point
   for (std::uint64_t n = 0; n < samples; ++n) {
     Vec3<double> p{low[0] + (high[0] - low[0]) * uniform(), low[1] + (high[1] - low[1]) * uniform(),
                    low[2] + (high[2] - low[2]) * uniform()};
     const std::array<double, 3> point{p.x, p.y, p.z};
     // Down the levels as locate() goes, counting every cell of each universe that holds p.
     int universe = g.root;
-    for (int level = 0; level < kMaxLevels && universe >= 0; ++level) {
-      std::vector<int> holding;
+    for (int level = 0; level < kMaxLevels; ++level) {
+      holding.clear();
       for (int m = g.universe_begin[universe]; m < g.universe_begin[universe + 1]; ++m)
         if (in_cell(g, g.universe_cells[m], p, u)) holding.push_back(g.universe_cells[m]);
       const std::string& name = csg.universe_names()[static_cast<std::size_t>(universe)];
@@ -306,24 +318,12 @@ GeometryProblem check_geometry(const Csg& csg, std::array<double, 3> low, std::a
         return problem;
       }
       const int c = holding.front();
-      const Fill kind = static_cast<Fill>(g.fill_kind[c]);
-      if (kind == Fill::Material) break;
-      if (kind == Fill::Universe) {
-        p = p - Vec3<double>{g.translation[3 * c], g.translation[3 * c + 1], g.translation[3 * c + 2]};
-        universe = g.fill[c];
-        continue;
-      }
-      int i = 0, j = 0, k = 0;
-      Vec3<double> local{};
-      const int l = g.fill[c];
-      if (lattice_element(g, l, p, &i, &j, &k, &local)) {
-        universe = g.lattice_universes[g.lattice_begin[l] + (k * g.lattice_shape[3 * l + 1] + j) * g.lattice_shape[3 * l] + i];
-        p = local;
-      } else {
-        universe = g.lattice_outer[l];
-        if (universe < 0)
-          return {GeometryProblem::Hole, point, fmt::format("outside lattice '{}'", csg.spec().lattices[static_cast<std::size_t>(l)].name), {}};
-      }
+      if (static_cast<Fill>(g.fill_kind[c]) == Fill::Material) break;
+      Level<double> down{universe, c, p, -1, 0, 0, 0, p};
+      universe = enter_fill(g, down, &p);
+      if (universe < 0)
+        return {GeometryProblem::Hole, point,
+                fmt::format("outside lattice '{}'", csg.spec().lattices[static_cast<std::size_t>(down.lattice)].name), {}};
     }
   }
   return {};

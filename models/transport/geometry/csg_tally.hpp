@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/transport/geometry/csg.hpp"
+#include "models/transport/geometry/csg_geometry.hpp"
 #include "models/transport/transport_kernel.hpp"
 #include "models/transport/transport_spec.hpp"
 
@@ -177,7 +178,7 @@ struct CsgTallySpec {
   std::array<int, 3> shape{1, 1, 1};  // nz = 1 with low z = high z: a 2-D mesh, unbounded in z
 };
 
-// Flat arrays behind a view, for `bins(spec)` bins of each tally.
+// Flat arrays behind a view.
 template <class Real>
 struct CsgTallyArrays {
   int tallies = 0, groups = 1, slots = 0;
@@ -190,9 +191,22 @@ struct CsgTallyArrays {
   }
 };
 
-// `bins_of(spec)`: a tally's spatial bins (cells, materials, or the lattice's elements).
-template <class Real, class BinsOf>
-CsgTallyArrays<Real> csg_tally_arrays(const std::vector<CsgTallySpec>& tallies, const TransportSpec& s, BinsOf&& bins_of) {
+// A tally's spatial bins: the model's cells, the job's materials, the lattice's
+// elements or the mesh's.
+inline int tally_bins(const CsgTallySpec& t, const TransportSpec& s, const Csg& csg) {
+  switch (t.filter) {
+    case TallyFilter::Cell: return static_cast<int>(csg.spec().cells.size());
+    case TallyFilter::Material: return static_cast<int>(s.materials.size());
+    case TallyFilter::Lattice: {
+      const auto& shape = csg.spec().lattices.at(static_cast<std::size_t>(t.lattice)).shape;
+      return shape[0] * shape[1] * shape[2];
+    }
+    default: return t.shape[0] * t.shape[1] * t.shape[2];
+  }
+}
+
+template <class Real>
+CsgTallyArrays<Real> csg_tally_arrays(const std::vector<CsgTallySpec>& tallies, const TransportSpec& s, const Csg& csg) {
   CsgTallyArrays<Real> a;
   a.tallies = static_cast<int>(tallies.size());
   a.groups = s.groups;
@@ -200,7 +214,7 @@ CsgTallyArrays<Real> csg_tally_arrays(const std::vector<CsgTallySpec>& tallies, 
     a.filter.push_back(static_cast<int>(t.filter));
     a.lattice.push_back(t.lattice);
     a.first_slot.push_back(a.slots);
-    a.slots += bins_of(t) * s.groups * kTallyScores;
+    a.slots += tally_bins(t, s, csg) * s.groups * kTallyScores;
     for (std::size_t i = 0; i < 3; ++i) {
       const bool unbounded = i == 2 && t.shape[2] == 1 && t.low[2] == t.high[2];
       a.mesh_low.push_back(static_cast<Real>(unbounded ? -INFINITY : t.low[i]));
