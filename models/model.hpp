@@ -25,7 +25,7 @@ struct KernelSetup {
   std::uint64_t seed;
   std::uint64_t chunk_paths;
   // A bumped rerun's base model (GreekBump::holds_fit): the kernel follows what the
-  // base fitted from the same seed (an exercise rule) instead of fitting its own.
+  // base built (a local volatility grid) instead of building its own.
   const Model* fitted_by = nullptr;
 };
 
@@ -59,9 +59,8 @@ struct GreekBump {
   Scheme scheme;
   // The key's value at x where it is not x itself (a matrix entry: the whole matrix).
   std::function<std::string(double)> text = nullptr;
-  // The reruns follow what the base job fitted (KernelSetup::fitted_by): its exercise
-  // rule, the boundary held as the path's own Greeks hold it, and one fit for the job;
-  // or its local volatility grid, sigma(t, S) held.
+  // The reruns follow what the base job built (KernelSetup::fitted_by): its local
+  // volatility grid, sigma(t, S) held as the path's own Greeks hold it.
   bool holds_fit = false;
 };
 

@@ -248,7 +248,10 @@ TEST_CASE("path-dependent, Heston, local volatility, Sobol, basket, walked baske
       // Heston paths scoring their Greeks: pathwise, and by likelihood ratio.
       "  process: { type: heston, spot: 100, rate: 0.01, v0: 0.04, kappa: 4, theta: 0.25, xi: 1, rho: -0.5 }\n"
       "  instrument: { type: asian, average: arithmetic, fixings: 24, option: call, strike: 100, maturity: 1 }\n"
-      "  greeks: [delta, gamma, rho, dividend_rho]\n  variance_reduction: [antithetic]\n",
+      "  greeks: [delta, gamma, vega, rho, dividend_rho]\n  variance_reduction: [antithetic]\n",
+      "  process: { type: heston, spot: 100, rate: 0.01, v0: 0.04, kappa: 4, theta: 0.25, xi: 1, rho: -0.5, scheme: euler }\n"
+      "  instrument: { type: european, option: put, strike: 95, maturity: 1 }\n  steps: 25\n"
+      "  greeks: [delta, gamma, vega, rho, dividend_rho]\n",
       "  process: { type: heston, spot: 100, rate: 0.01, v0: 0.04, kappa: 4, theta: 0.25, xi: 1, rho: -0.5, scheme: euler }\n"
       "  instrument: { type: barrier, option: put, strike: 100, maturity: 1, barrier: 115, kind: up-and-in }\n  steps: 25\n"
       "  greeks: [delta, gamma]\n",
@@ -259,7 +262,7 @@ TEST_CASE("path-dependent, Heston, local volatility, Sobol, basket, walked baske
       "  greeks: [delta, gamma, vega, rho, dividend_rho, correlation]\n  variance_reduction: [antithetic]\n",
       // Walked baskets: Heston assets, early exercise, their Greeks on the path.
       heston_basket + "  instrument: { type: bermudan, exercise_dates: 6, payoff: average, option: put, strike: 100, maturity: 1 }\n"
-      "  steps: 24\n  regression_paths: 4096\n  greeks: [delta, gamma, rho, dividend_rho, correlation]\n",
+      "  steps: 24\n  regression_paths: 4096\n  greeks: [delta, gamma, vega, rho, dividend_rho, correlation]\n",
       heston_basket + "  instrument: { type: basket, payoff: max, option: call, strike: 105, maturity: 1 }\n  steps: 20\n",
       basket + "  instrument: { type: american, payoff: min, option: put, strike: 95, maturity: 1 }\n  steps: 16\n"
       "  regression_paths: 4096\n  greeks: [delta, gamma, rho, correlation]\n",

@@ -239,7 +239,7 @@ std::string heston_job(const std::string& paths) {
          "  process: { type: heston, spot: 100, rate: 0.01, dividend: 0.02, v0: 0.04, kappa: 4, theta: 0.25, xi: 1, rho: -0.5 }\n";
 }
 const std::string kHeston = heston_job("400_000"), kHestonHalf = heston_job("200_000");
-const std::string kHestonGreeks = "model.greeks=[delta, gamma, rho, dividend_rho]";
+const std::string kHestonGreeks = "model.greeks=[delta, gamma, vega, rho, dividend_rho]";
 }  // namespace
 
 TEST_CASE("Heston path Greeks agree with differences of the characteristic-function price", "[greeks][heston]") {
@@ -252,7 +252,8 @@ TEST_CASE("Heston path Greeks agree with differences of the characteristic-funct
                                {kHestonGreeks, std::string("model.process.scheme=") + scheme,
                                 std::string("model.variance_reduction=") + vr});
         // 50 steps a year: the schemes' bias is well inside these errors (validation/heston.yaml).
-        check_run_against_references(r, {"delta", "gamma", "rho", "dividend_rho"});
+        // The vega is sqrt(v0)'s: pathwise through the variance's steps.
+        check_run_against_references(r, {"delta", "gamma", "vega", "rho", "dividend_rho"});
       }
 }
 
@@ -260,9 +261,14 @@ TEST_CASE("Heston path Greeks agree with bump and revalue on the same random num
           "[greeks][heston]") {
   // Pathwise: an arithmetic average, and the deltas and rates of a discrete lookback.
   check_job_against_bumps(kHestonHalf + "  instrument: { type: asian, average: arithmetic, fixings: 12, option: call, strike: 100, maturity: 1 }\n",
-                          kHestonGreeks, {"delta", "gamma", "rho", "dividend_rho"});
+                          kHestonGreeks, {"delta", "gamma", "vega", "rho", "dividend_rho"});
   check_job_against_bumps(kHestonHalf + "  instrument: { type: lookback, strike_type: fixed, option: call, strike: 110, maturity: 1 }\n  steps: 24\n",
-                          "model.greeks=[delta, rho, dividend_rho]", {"delta", "rho", "dividend_rho"});
+                          "model.greeks=[delta, vega, rho, dividend_rho]", {"delta", "vega", "rho", "dividend_rho"});
+  // A floating lookback under Euler's scheme: the vega through the spot and the extreme.
+  std::string euler = kHestonHalf;
+  euler.replace(euler.find("rho: -0.5 }"), 11, "rho: -0.5, scheme: euler }");
+  check_job_against_bumps(euler + "  instrument: { type: lookback, strike_type: floating, option: put, maturity: 1 }\n  steps: 24\n",
+                          "model.greeks=[vega]", {"vega"});
   // Likelihood ratio: discretely watched barriers, their rates bumped.
   for (const char* instrument :
        {"{ type: barrier, option: call, strike: 100, maturity: 1, barrier: 80, kind: down-and-out, rebate: 1 }",
@@ -270,6 +276,7 @@ TEST_CASE("Heston path Greeks agree with bump and revalue on the same random num
     const std::string job = kHestonHalf + "  instrument: " + instrument + "\n  steps: 24\n";
     check_job_against_bumps(job, kHestonGreeks, {"delta", "gamma"});
     const auto r = run_cpu(job, {kHestonGreeks});
+    CHECK(bumped(r, "vega"));
     CHECK(bumped(r, "rho"));
     CHECK(bumped(r, "dividend_rho"));
   }

@@ -31,10 +31,9 @@
 //     d log phi(z1; S11) / dC_ab = rho_a rho_b (y_a y_b - S11^-1_ab), y = S11^-1 z1,
 //     weighted by V - c with c the price on the fit's paths (the score's mean is 0,
 //     so any constant c leaves it unbiased and one near V makes it quiet).
-// Vegas (initial volatilities) are bumped: the variance's law moves with v0
-// through QE's branches, which a score cannot follow. Their reruns price alone and
-// follow the base job's exercise rule (GreekBump::holds_fit), as the path's Greeks
-// hold it: one fit for the job.
+//   vega_a = g_a dx_a, dx_a the tangent of ln S_a(tau) in the initial volatility
+//     sqrt(v0_a) (a GBM asset's volatility), carried with the variance's through
+//     each step (HestonStep::advance; QE's branch held).
 #pragma once
 #include <type_traits>
 
@@ -71,8 +70,8 @@ struct BasketExercisePath {
   using real_type = Real;
   static constexpr int kCap = N;
   static constexpr int kPairs = N * (N - 1) / 2;
-  // after the price: per asset delta, gamma; rho; per asset dividend rho; per pair (a < b) correlation
-  static constexpr int kGreeks = Greeks ? 3 * N + 1 + kPairs : 0;
+  // after the price: per asset delta, gamma, vega; rho; per asset dividend rho; per pair (a < b) correlation
+  static constexpr int kGreeks = Greeks ? 4 * N + 1 + kPairs : 0;
   static constexpr int kOutputs = 1 + kGreeks;
   static constexpr int kGroup = rng::NormalBlock<Real>::size;
   static constexpr int kMinBlocksPerSM = 1;  // CUDA launch bound: registers as needed
@@ -108,9 +107,13 @@ struct BasketExercisePath {
   }
 
   // One step of every lane's assets: the step's normals z (spots, independent) and
-  // p (variances' own parts), then HestonStep. sd: the step's spot deviations.
+  // p (variances' own parts), then HestonStep. sd: the step's spot deviations. With
+  // Tangents, dx and dv carry the log spots' and variances' tangents in each asset's
+  // initial volatility.
+  template <bool Tangents = false>
   MCSIM_HD void step(rng::Stream& stream, Real (&x)[kGroup][kCap], Real (&v)[kGroup][kCap], Real (&z)[kCap][kGroup],
-                     Real (&p)[kCap][kGroup], Real (&sd)[kGroup][kCap]) const {
+                     Real (&p)[kCap][kGroup], Real (&sd)[kGroup][kCap], Real (*dx)[kCap] = nullptr,
+                     Real (*dv)[kCap] = nullptr) const {
     constexpr int G = kGroup;
     MCSIM_UNROLL
     for (int a = 0; a < N; ++a) {
@@ -133,7 +136,11 @@ struct BasketExercisePath {
         for (int b = 0; b <= a; ++b) w += factor[a][b] * z[b][l];
         const HestonStep<Real>& h = heston[a];
         const Real before = v[l][a];
-        h.advance(x[l][a], v[l][a], h.rho * w + h.rho_bar * p[a][l], h.rho_bar * w - h.rho * p[a][l]);
+        const Real z1 = h.rho * w + h.rho_bar * p[a][l], z2 = h.rho_bar * w - h.rho * p[a][l];
+        if constexpr (Tangents)
+          h.advance(x[l][a], v[l][a], z1, z2, &dx[l][a], &dv[l][a]);
+        else
+          h.advance(x[l][a], v[l][a], z1, z2);
         sd[l][a] = h.spot_deviation(before, v[l][a]);
       }
   }
@@ -169,9 +176,12 @@ struct BasketExercisePath {
     Real x[G][kCap], v[G][kCap], z[kCap][G], p[kCap][G], sd[G][kCap], level[kCap];
     Real value[G];
     bool done[G];
-    // Greeks: the first step's spot scores, M1 and M2 (the header), at exercise g and the time
+    // Greeks: the first step's spot scores, M1 and M2 (the header), at exercise g and
+    // the time; the log spots' and variances' tangents in the initial volatilities
+    // (at exercise the variances' are zeroed, which holds the log spots' from then on)
     constexpr int NG = Greeks ? G : 1, NM = Greeks ? N : 1, NP = Greeks && kPairs ? kPairs : 1;
     Real first[NG][N], m1[NG][NM][NM], m2[NG][NM][NM], g[NG][N], when[NG], lr[NG][NP];
+    Real dx[NG][kCap], dv[NG][kCap];
     start(x, v);
     MCSIM_UNROLL
     for (int l = 0; l < G; ++l) value[l] = Real(0), done[l] = false;
@@ -180,14 +190,18 @@ struct BasketExercisePath {
       for (int l = 0; l < G; ++l) {
         when[l] = Real(0);
         for (int a = 0; a < N; ++a) {
-          first[l][a] = g[l][a] = Real(0);
+          first[l][a] = g[l][a] = dx[l][a] = Real(0);
+          dv[l][a] = Real(2) * sqrt(heston[a].v0);
           for (int b = 0; b < N; ++b) m1[l][a][b] = m2[l][a][b] = Real(0);
         }
         for (int k = 0; k < NP; ++k) lr[l][k] = Real(0);
       }
     }
     for (int i = 0; i < steps; ++i) {
-      step(stream, x, v, z, p, sd);
+      if constexpr (Greeks)
+        step<true>(stream, x, v, z, p, sd, dx, dv);
+      else
+        step(stream, x, v, z, p, sd);
       const bool date = (i + 1) % every == 0, last = i + 1 == steps;
       MCSIM_UNROLL
       for (int l = 0; l < G; ++l) {
@@ -209,6 +223,7 @@ struct BasketExercisePath {
               const bool in = payoff == BasketPayoff::Average || payoff == BasketPayoff::Spread || a == which;
               const Real along = payoff == BasketPayoff::Spread && a > 0 ? -sign : sign;
               g[l][a] = in ? discount_at[d] * along * level[a] : Real(0);
+              dv[l][a] = Real(0);  // HestonStep::advance moves neither tangent from here on
             }
           }
         }
@@ -216,7 +231,7 @@ struct BasketExercisePath {
     }
     for (int l = 0; l < lanes; ++l) {
       acc.add(0, value[l]);
-      if constexpr (Greeks) tally_greeks(l, value[l], first, m1, m2, lr, g, when, acc);
+      if constexpr (Greeks) tally_greeks(l, value[l], first, m1, m2, lr, g, when, dx, acc);
     }
   }
 
@@ -281,17 +296,19 @@ struct BasketExercisePath {
   template <int NP, class Acc>
   MCSIM_HD void tally_greeks(int l, Real value, const Real (&first)[kGroup][kCap], const Real (&m1)[kGroup][kCap][kCap],
                              const Real (&m2)[kGroup][kCap][kCap], const Real (&lr)[kGroup][NP],
-                             const Real (&g)[kGroup][kCap], const Real (&when)[kGroup], Acc& acc) const {
+                             const Real (&g)[kGroup][kCap], const Real (&when)[kGroup], const Real (&dx)[kGroup][kCap],
+                             Acc& acc) const {
     Real g_total = Real(0);
     MCSIM_UNROLL
     for (int a = 0; a < N; ++a) {
       const Real d = g[l][a] * greek.inv_spot[a];
       acc.add(1 + a, d);
       acc.add(1 + N + a, d * (first[l][a] - Real(1)) * greek.inv_spot[a]);
-      acc.add(2 + 2 * N + a, -when[l] * g[l][a]);
+      acc.add(1 + 2 * N + a, g[l][a] * dx[l][a]);
+      acc.add(2 + 3 * N + a, -when[l] * g[l][a]);
       g_total += g[l][a];
     }
-    acc.add(1 + 2 * N, when[l] * (g_total - value));
+    acc.add(1 + 3 * N, when[l] * (g_total - value));
     int k = 0;
     for (int a = 0; a < N; ++a)
       for (int b = a + 1; b < N; ++b, ++k) {
@@ -305,7 +322,7 @@ struct BasketExercisePath {
                      (d <= c ? static_cast<Real>(greek.d_factor[k][c][d]) * m2[l][c][d] : Real(0));
           sum += g[l][c] * along;
         }
-        acc.add(2 + 3 * N + k, sum);
+        acc.add(2 + 4 * N + k, sum);
       }
   }
 };

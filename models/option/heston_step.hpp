@@ -25,13 +25,27 @@ struct HestonStep {
     dt = f[0], decay = f[1], s2_v = f[2], s2_0 = f[3], k0 = f[4], k1 = f[5], k2 = f[6], k3 = k4 = f[7];
   }
 
-  MCSIM_HD Real qe_variance(Real v, Real z) const {
+  // With `tangent`, also d(next) given dv, the variance's tangent in some input: the
+  // branch held, as a pathwise derivative takes it. At psi = 1.5 the two branches map z
+  // to different variances, a jump the derivative leaves out; its share of a vega is
+  // far inside the vega's error (tests/test_path_greeks.cpp: against the characteristic
+  // function's vega and bump and revalue's).
+  MCSIM_HD Real qe_variance(Real v, Real z, Real dv = Real(0), Real* tangent = nullptr) const {
     const Real m = theta + (v - theta) * decay;
     const Real psi = (v * s2_v + s2_0) / (m * m);
+    const Real dm = decay * dv, dpsi = s2_v * dv / (m * m) - Real(2) * psi * dm / m;
     if (psi <= Real(1.5)) {  // moment-matched square of a shifted normal
+      // Kept as one expression: on the host sqrt(float) is the double one, whose
+      // product is rounded to Real only in b2 (the bits of every Heston job).
       const Real t = Real(2) / psi;
       const Real b2 = t - Real(1) + sqrt(t) * sqrt(t - Real(1));
       const Real b = sqrt(b2);
+      if (tangent) {  // b2 and m / (1 + b2) through psi and m
+        const Real root = sqrt(t) * sqrt(t - Real(1));
+        const Real db2 = (Real(1) + (t - Real(0.5)) / root) * (-t / psi) * dpsi, db = db2 / (Real(2) * b);
+        const Real a = m / (Real(1) + b2), da = (dm - a * db2) / (Real(1) + b2);
+        *tangent = (b + z) * (da * (b + z) + Real(2) * a * db);
+      }
       return m / (Real(1) + b2) * (b + z) * (b + z);
     }
     // A mass at zero and an exponential tail, inverted at U = Phi(z). 1 - U is
@@ -39,7 +53,16 @@ struct HestonStep {
     // 3e7 draws) and 1 - U to 0, an infinite variance.
     const Real p = (psi - Real(1)) / (psi + Real(1));
     const Real above = fast_normcdf(-z);  // 1 - U
-    return above >= Real(1) - p ? Real(0) : fast_log((Real(1) - p) / above) * m / (Real(1) - p);
+    if (above >= Real(1) - p) {
+      if (tangent) *tangent = Real(0);
+      return Real(0);
+    }
+    const Real tail = fast_log((Real(1) - p) / above);
+    if (tangent) {  // tail m / (1 - p) through p and m
+      const Real q = Real(1) - p, dp = Real(2) * dpsi / ((psi + Real(1)) * (psi + Real(1)));
+      *tangent = (tail * (dm + m * dp / q) - m * dp / q) / q;
+    }
+    return tail * m / (Real(1) - p);
   }
 
   // The log spot's standard deviation over a step, given the variance's path from v
@@ -52,16 +75,30 @@ struct HestonStep {
     return sqrt((v > Real(0) ? v : Real(0)) * dt) * rho_bar;
   }
 
-  MCSIM_HD void advance(Real& x, Real& v, Real z1, Real z2) const {
+  // With dx and dv, also carries the log spot's and the variance's tangents in some
+  // input (a vega's: the initial volatility) through the step, pathwise: the kinks of
+  // the square roots and of the truncation at 0 held, QE's branch held (qe_variance).
+  MCSIM_HD void advance(Real& x, Real& v, Real z1, Real z2, Real* dx = nullptr, Real* dv = nullptr) const {
     if (qe) {
-      const Real next = qe_variance(v, z1);
+      Real dnext = Real(0);
+      const Real next = qe_variance(v, z1, dv ? *dv : Real(0), dv ? &dnext : nullptr);
       const Real var = k3 * v + k4 * next;
-      x += carry_dt + k0 + k1 * v + k2 * next + sqrt(var > Real(0) ? var : Real(0)) * z2;
+      x += carry_dt + k0 + k1 * v + k2 * next + sqrt(var > Real(0) ? var : Real(0)) * z2;  // one expression (qe_variance)
+      if (dv) {
+        const Real root = sqrt(var > Real(0) ? var : Real(0)), dvar = k3 * *dv + k4 * dnext;
+        *dx += k1 * *dv + k2 * dnext + (root > Real(0) ? dvar * z2 / (Real(2) * root) : Real(0));
+        *dv = dnext;
+      }
       v = next;
     } else {
       const Real vp = v > Real(0) ? v : Real(0);
       const Real root = sqrt(vp * dt);
       x += carry_dt - Real(0.5) * vp * dt + root * (rho * z1 + rho_bar * z2);
+      if (dv) {
+        const Real dvp = v > Real(0) ? *dv : Real(0), droot = root > Real(0) ? dvp * dt / (Real(2) * root) : Real(0);
+        *dx += -Real(0.5) * dvp * dt + droot * (rho * z1 + rho_bar * z2);
+        *dv += -kappa * dvp * dt + xi * droot * z1;
+      }
       v += kappa * (theta - vp) * dt + xi * root * z1;
     }
   }

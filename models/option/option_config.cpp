@@ -315,7 +315,7 @@ std::unique_ptr<Model> parse_option_model(io::Block& model) {
   for (const auto& g : s.greeks) {
     const bool heston_vega = s.heston() && !s.jumping;  // the initial volatility sqrt(v0)
     if (g == "vega" && !heston_vega && !s.gbm())
-      model.error("greeks", "vega bumps a GBM volatility (flat, or every node of a term structure) or Heston's initial one "
+      model.error("greeks", "vega is the sensitivity to a GBM volatility (flat, or every node of a term structure) or to Heston's initial one "
                             "(under " + name_of(s.process) + (s.jumping ? " with jumps" : "") +
                                 ", bump its inputs with --set and compare; a local volatility's surface: greeks: [buckets])");
     if (g == "correlation" && !s.multi_asset())

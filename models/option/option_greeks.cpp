@@ -27,10 +27,10 @@ std::vector<std::string> OptionModel::path_greeks() const {
   std::vector<std::string> out;
   // Heston's scores divide by the log spot's own deviation, which |rho| = 1 leaves at 0.
   const bool heston = s.heston() && !s.jumping && std::fabs(s.rho) < 1;
-  if (s.basket_steps()) {  // vegas bump: the variance's law moves with v0 (basket_exercise_path.hpp)
+  if (s.basket_steps()) {  // basket_exercise_path.hpp
     if (s.bump_greeks || !exercise_greeks_on_path(s)) return out;
     for (const auto& g : s.greeks)
-      if (g != "theta" && g != "vega" && g != "buckets") out.push_back(g);
+      if (g != "theta" && g != "buckets") out.push_back(g);
     return out;
   }
   if (s.hybrid()) {  // delta and gamma by the first step's likelihood ratio (hybrid_path.hpp)
@@ -73,7 +73,7 @@ std::vector<std::string> OptionModel::path_greeks() const {
   // Heston's likelihood ratio (digitals, discrete barriers) weighs the spot only.
   const bool spot_only = heston && (s.instrument == Instrument::Digital || knocked);
   for (const auto& g : s.greeks)
-    if (g != "theta" && !(heston && g == "vega") && !(no_gamma && g == "gamma") &&
+    if (g != "theta" && !(no_gamma && g == "gamma") &&
         !(spot_only && g != "delta" && g != "gamma") && !(no_vol && (g == "rho" || g == "dividend_rho" || g == "vega")) &&
         !(s.stepped() && g == "buckets" && tables_.bucket_greeks.empty()))
       out.push_back(g);
@@ -98,8 +98,7 @@ std::vector<std::string> OptionModel::path_greek_outputs() const {
   const auto& assets = spec_.assets;
   std::vector<std::string> out;
   for (const char* g : {"delta", "gamma", "vega"})
-    if (!(spec_.basket_steps() && g == std::string("vega")))  // BasketExercisePath's vegas bump
-      for (const Asset& a : assets) out.push_back(std::string(g) + "_" + a.name);
+    for (const Asset& a : assets) out.push_back(std::string(g) + "_" + a.name);
   out.push_back("rho");
   for (const Asset& a : assets) out.push_back("dividend_rho_" + a.name);
   for (std::size_t a = 0; a < assets.size(); ++a)
@@ -139,8 +138,6 @@ std::vector<GreekBump> OptionModel::greek_bumps() const {
       if (g == "vega" && p.heston()) {  // the initial volatility sqrt(v0), in the config's v0
         GreekBump bump{name, at + "v0", std::sqrt(asset ? asset->v0 : p.v0), 0.01, S::Central};
         bump.text = [](double root) { return fmt::format("{:.17g}", root * root); };
-        // Beside the path's Greeks a walked basket's vegas hold its exercise rule too.
-        bump.holds_fit = !in_path.empty() && p.basket_steps() && p.exercise_dates > 1;
         out.push_back(bump);
       }
     }

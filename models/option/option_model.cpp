@@ -353,12 +353,7 @@ std::pair<const OptionSpec*, const StepTables*> OptionModel::held_grid(const Ker
 PathKernel OptionModel::kernel(const KernelSetup& setup) const {
   const Precision precision = setup.precision;
   const std::uint64_t seed = setup.seed;
-  if (spec_.basket_steps()) {
-    const auto* base = dynamic_cast<const OptionModel*>(setup.fitted_by);
-    if (base && (base->spec_.exercise_dates != spec_.exercise_dates || base->spec_.steps != spec_.steps))
-      throw std::logic_error("a rerun holds the exercise rule of a job with other dates");
-    return basket_exercise_kernel(spec_, precision, (base ? *base : *this).walked_rule(seed), !path_greeks().empty());
-  }
+  if (spec_.basket_steps()) return basket_exercise_kernel(spec_, precision, walked_rule(seed), !path_greeks().empty());
   if (spec_.early_exercise()) {
     const bool f = precision == Precision::Float;
     if (!path_greeks().empty())

@@ -173,7 +173,7 @@ class OptionModel : public Model {
   }
   const OptionSpec& spec() const { return spec_; }
   // A walked basket's exercise rule from `seed` (fit_walked_basket), fitted once and
-  // kept: the job's bumped reruns may follow it (KernelSetup::fitted_by).
+  // kept for the job's later kernels of that seed.
   const ExerciseRule& walked_rule(std::uint64_t seed) const;
 
  private:

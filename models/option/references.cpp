@@ -254,9 +254,18 @@ std::vector<Reference> difference_greeks(const OptionSpec& s, const std::vector<
   const double spot_step = std::min(0.01 * s.spot, s.knock == KnockKind::None ? INFINITY : 0.25 * std::fabs(s.spot - s.barrier));
   for (const auto& g : s.greeks) {
     const auto given = [&g](const Reference& r) { return r.name == g; };
-    if (g == "theta" || (heston && g == "vega") || (hybrid && g != "delta" && g != "gamma" && g != "vega") ||
+    if (g == "theta" || (hybrid && g != "delta" && g != "gamma" && g != "vega") ||
         std::any_of(have.begin(), have.end(), given))
       continue;
+    if (heston && g == "vega") {  // in the initial volatility sqrt(v0)
+      const auto moved = [&](double step) {
+        OptionSpec at = s;
+        at.v0 = std::pow(std::sqrt(s.v0) + step, 2);
+        return price_references(at)[0].value;
+      };
+      out.push_back(difference(g, moved, mid, 0.01, false));
+      continue;
+    }
     MarketInput in;
     if (g == "buckets")
       for (const MarketInput& b : bucket_inputs(s)) input_greek(b);

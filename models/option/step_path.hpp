@@ -18,8 +18,10 @@
 // the pathwise delta. Heston's variance does not move with the spot or the rates, so
 // its log spot's tangents in them are GBM's (1, and the time), and its scores are the
 // log spot's own normals over their step's standard deviation given the variance's
-// (HestonStep::spot_deviation); it scores no vega, and by likelihood ratio delta and
-// gamma only (a step whose variance has reached 0 has no score to weigh the rates by).
+// (HestonStep::spot_deviation). Its vega, in the initial volatility sqrt(v0), is
+// pathwise: the variance's tangent and the log spot's are carried through each step
+// (HestonStep::advance). By likelihood ratio it scores delta and gamma only (a step
+// whose variance has reached 0 has no score to weigh the rates or v0 by).
 // A local volatility's paths (Dupire's grid or CEV) score delta, gamma, rho and
 // dividend rho pathwise with sigma(t, S) held: the log spot's tangents in S_0 and
 // the rate are carried through each log-Euler step, whose factor 1 + sigma_x (sqrt(dt) z
@@ -320,6 +322,11 @@ struct StepPath {
     // state's in that shift (pu), and the first step's gamma weight (LocalTangents).
     Real first_z[NG][W], wv[NP][W], pv[NP][W], pt[NP][W], lu[NC][W], lv[NC][W], lt[NC][W], sv[NL][W], st[NL][W];
     Real first_sd[Heston && Greeks ? N : 1][W];
+    // Heston, pathwise: the variance's tangent in sqrt(v0) (wv is the log spot's).
+    constexpr int NH = Heston && kPW ? N : 1;
+    Real hv[NH][W];
+    for (auto& row : hv)
+      for (auto& e : row) e = Heston && kPW ? Real(2) * sqrt(heston_v0()) : Real(0);
     constexpr int NT = Local && kPW ? N : 1;
     Real su[NT][W], sr[NT][W], pu[NT][W], gamma_weight[NT][W];
     const auto zero = [](auto& a) {
@@ -405,9 +412,15 @@ struct StepPath {
             const Real before = x[i][j];
             Real sd = Real(0);  // Heston: the log spot's step deviation given the variance's
             Real su_before = Real(1), sr_before = Real(0);  // a local volatility's tangents at the step's start
+            Real w_before = Real(0);  // the log spot's tangent in the volatility at the step's start
             if constexpr (Heston) {
-              const Real v_before = v[i][j];
-              heston.advance(x[i][j], v[i][j], c ? -z[lane][j] : z[lane][j], c ? -z2[lane][j] : z2[lane][j]);
+              const Real v_before = v[i][j], zv = c ? -z[lane][j] : z[lane][j], zs = c ? -z2[lane][j] : z2[lane][j];
+              if constexpr (kPW) {
+                w_before = wv[i][j];
+                heston.advance(x[i][j], v[i][j], zv, zs, &wv[i][j], &hv[i][j]);
+              } else {
+                heston.advance(x[i][j], v[i][j], zv, zs);
+              }
               if constexpr (Greeks) sd = heston.spot_deviation(v_before, v[i][j]);
             }
             else if constexpr (Local) {
@@ -426,7 +439,6 @@ struct StepPath {
               x[i][j] += drift + vol * (c ? -z[lane][j] : z[lane][j]);
             if constexpr (Jumping) x[i][j] += jumps.move(jump_u[lane][j], c ? -jump_z[lane][j] : jump_z[lane][j]);
             (void)sd, (void)su_before, (void)sr_before;
-            Real w_before = Real(0);  // the log spot's tangent in the volatility at the step's start
             if constexpr (Greeks) {
               if constexpr (Heston) {  // the log spot's own normal
                 if (step == 0) first_z[i][j] = c ? -z2[lane][j] : z2[lane][j], first_sd[i][j] = sd;
