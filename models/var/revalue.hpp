@@ -37,9 +37,9 @@ inline Instrument barrier_instrument(option::BarrierKind b, bool call) {
 
 // What a unit's value takes besides the spot, for tau years left: D (the
 // discounted strike K e^{-r tau}; a digital's discounted cash e^{-r tau}),
-// ln(K e^{-r tau}), sd = sigma sqrt(tau), and for barriers ln K, ln H and
-// mu = (r - sigma^2 / 2) / sigma^2.
-constexpr int kUnitTerms = 6;
+// ln(K e^{-r tau}), sd = sigma sqrt(tau), for barriers ln K, ln H and
+// mu = (r - sigma^2 / 2) / sigma^2, and 1 / sd (0 for a stock or a forward).
+constexpr int kUnitTerms = 7;
 
 // One unit of an instrument on spot S = e^log_spot: a stock is worth S, a forward
 // (paying S_T - K at T) S - D, an option its Black-Scholes-Merton value at the
@@ -50,21 +50,22 @@ constexpr int kUnitTerms = 6;
 // every risk scenario (which computes the terms u once per job).
 template <class Real>
 MCSIM_HD Real unit_value(Instrument kind, Real spot, Real log_spot, const Real* u) {
-  const Real discounted = u[0], log_discounted_strike = u[1], sd = u[2];
+  const Real discounted = u[0], log_discounted_strike = u[1], sd = u[2], inv_sd = u[6];
   const Real w = is_call(kind) ? Real(1) : Real(-1);
+  const Real d1 = (log_spot - log_discounted_strike) * inv_sd + Real(0.5) * sd;  // the vanilla's and the digital's
   switch (kind) {
     case Instrument::Stock: return spot;
     case Instrument::Forward: return spot - discounted;
     case Instrument::Call:
-    case Instrument::Put: return option::bsm_core(spot, discounted, log_spot - log_discounted_strike, sd, w);
+    case Instrument::Put: return option::bsm_of_d1(spot, discounted, d1, sd, w);
     case Instrument::DigitalCall:
-    case Instrument::DigitalPut: return option::digital_core(discounted, log_spot - log_discounted_strike, sd, w);
+    case Instrument::DigitalPut: return option::digital_of_d2(discounted, d1 - sd, w);
     default: {
       const option::BarrierKind b = barrier_of(kind);
       const bool down = option::is_down(b);
       const Real log_strike = u[3], log_barrier = u[4], mu = u[5];
       if (down ? log_spot <= log_barrier : log_spot >= log_barrier)
-        return option::is_out(b) ? Real(0) : option::bsm_core(spot, discounted, log_spot - log_discounted_strike, sd, w);
+        return option::is_out(b) ? Real(0) : option::bsm_of_d1(spot, discounted, d1, sd, w);
       const auto t = option::barrier_terms(spot, discounted, log_spot, log_strike, log_barrier, sd, mu, w > Real(0), down);
       return option::barrier_value(t, w > Real(0), b, log_strike > log_barrier);
     }
@@ -78,8 +79,9 @@ struct UnitTerms {
 inline UnitTerms unit_terms(Instrument kind, double strike, double barrier, double remaining, double rate,
                             double volatility) {
   const double discount = std::exp(-rate * remaining), discounted_strike = strike * discount;
-  UnitTerms t{{is_digital(kind) ? discount : discounted_strike, discounted_strike > 0 ? std::log(discounted_strike) : 0.0,
-               volatility * std::sqrt(std::max(remaining, 0.0)), 0, 0, 0}};
+  const double sd = volatility * std::sqrt(std::max(remaining, 0.0));
+  UnitTerms t{{is_digital(kind) ? discount : discounted_strike, discounted_strike > 0 ? std::log(discounted_strike) : 0.0, sd,
+               0, 0, 0, is_option(kind) && sd > 0 ? 1 / sd : 0.0}};
   if (is_barrier(kind)) {
     t.u[3] = std::log(strike), t.u[4] = std::log(barrier);
     t.u[5] = (rate - 0.5 * volatility * volatility) / (volatility * volatility);
