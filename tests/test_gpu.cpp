@@ -308,6 +308,12 @@ TEST_CASE("path-dependent, Heston, local volatility, Sobol, basket, walked baske
       curves + "  process: { type: gbm, spot: 100, volatility: { times: [0.5, 1], values: [0.3, 0.2] } }\n"
       "  instrument: { type: asian, average: geometric, fixings: 24, option: call, strike: 100, maturity: 1.5 }\n"
       "  greeks: [delta, gamma, vega, rho, dividend_rho, buckets]\n",
+      curves + "  process: { type: gbm, spot: 100, volatility: { times: [0.5, 1], values: [0.3, 0.2] } }\n"
+      "  instrument: { type: lookback, strike_type: floating, option: put, maturity: 1.2 }\n  steps: 12\n"
+      "  greeks: [delta, vega, rho, dividend_rho, buckets]\n",
+      curves + "  process: { type: gbm, spot: 100, volatility: { times: [0.5, 1], values: [0.3, 0.2] } }\n"
+      "  instrument: { type: cliquet, resets: 6, maturity: 1.5, local_floor: -0.02, local_cap: 0.04, global_floor: 0.01 }\n"
+      "  greeks: [vega, rho, dividend_rho, buckets]\n  variance_reduction: [antithetic]\n",
       // Dupire's local volatility from a smile, and CEV.
       "  market:\n" + smile + "  process: { type: local_vol, spot: 100, rate: 0.03, dividend: 0.01 }\n"
       "  instrument: { type: asian, average: arithmetic, fixings: 50, option: call, strike: 100, maturity: 1,"

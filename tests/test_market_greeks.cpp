@@ -125,6 +125,29 @@ TEST_CASE("an average's Greeks in every pillar and node, on the path, agree with
   }
 }
 
+TEST_CASE("a lookback's, forward start's and cliquet's Greeks in every pillar and node, on the path, agree with bump and revalue",
+          "[market][greeks]") {
+  // Their payoff states' tangents in each input: the log spot's where a lookback's
+  // extreme was reached, on a forward start's strike date, and a cliquet's returns'.
+  const std::string run = "{ name: t, paths: 400_000, seed: 11, chunk_paths: 16384, precision: double }";
+  const std::string vol = "{ times: [0.5, 1], values: [0.3, 0.2] }";
+  for (const auto& [instrument, steps] : std::vector<std::pair<std::string, std::string>>{
+           {"type: lookback, strike_type: fixed, option: call, strike: 100, maturity: 1.5", "  steps: 18\n"},
+           {"type: lookback, strike_type: floating, option: put, maturity: 1.2", "  steps: 12\n"},
+           {"type: forward_start, option: call, moneyness: 1.05, start: 0.6, maturity: 1.5", ""},
+           {"type: cliquet, resets: 6, maturity: 1.5, local_floor: -0.02, local_cap: 0.04, global_floor: 0.01", ""}}) {
+    INFO(instrument);
+    const std::string job = ::market_job(instrument, steps, vol, run);
+    const std::vector<std::string> inputs{"rho_0.5", "rho_1", "rho_2", "dividend_rho_1", "dividend_rho_3", "vega_0.5", "vega_1"};
+    check_job_against_bumps(job, "model.greeks=[vega, rho, dividend_rho, buckets]", inputs);
+    const auto r = run_cpu(job, {"model.greeks=[vega, rho, dividend_rho, buckets]"});
+    for (const auto& g : inputs) CHECK(!bumped(r, g));
+    CHECK(sum_of(r, {"rho_0.5", "rho_1", "rho_2"}) == Approx(estimate(r, "rho")->value).epsilon(1e-9));
+    CHECK(sum_of(r, {"dividend_rho_1", "dividend_rho_3"}) == Approx(estimate(r, "dividend_rho")->value).epsilon(1e-9));
+    CHECK(sum_of(r, {"vega_0.5", "vega_1"}) == Approx(estimate(r, "vega")->value).epsilon(1e-9));
+  }
+}
+
 TEST_CASE("a local volatility's quote vegas add up to Black-Scholes' vega on a flat surface", "[market][greeks][local_vol]") {
   const std::string job =
       "run: { name: t, paths: 200_000, seed: 5, chunk_paths: 16384, precision: double }\n"

@@ -138,8 +138,11 @@ double flat_factor(const OptionSpec& s, const MarketInput& in) {
 }
 
 bool path_buckets(const OptionSpec& s, PathBuckets* out) {
-  const bool average = s.instrument == Instrument::Asian && s.knock == KnockKind::None;
-  if (!average || !s.gbm() || !s.stepped() || s.control_variate || s.sobol || s.market.has_cash() || s.bump_greeks ||
+  // StepPath's pathwise payoffs without a barrier or a bridged extreme (step_path.hpp's kBuckets).
+  const Instrument k = s.instrument;
+  const bool on_path = s.knock == KnockKind::None && (k == Instrument::Asian || (k == Instrument::Lookback && !s.continuous) ||
+                                                      k == Instrument::ForwardStart || k == Instrument::Cliquet);
+  if (!on_path || !s.gbm() || !s.stepped() || s.control_variate || s.sobol || s.market.has_cash() || s.bump_greeks ||
       std::find(s.greeks.begin(), s.greeks.end(), "buckets") == s.greeks.end())
     return false;
   const auto times = fixing_times(s);

@@ -67,7 +67,8 @@ enum class Dynamics : int { Gbm, Heston, LocalVol, Cev, Merton, Bates, CashGbm }
 // with the volatility at the path's spot; both are watched at the steps only: the
 // Brownian bridge between steps needs GBM's volatility, known in advance.
 // Buckets > 0 (GBM with Greeks): also the Greeks in up to Buckets market inputs
-// (curve pillars, volatility nodes) of an average, pathwise in the same pass.
+// (curve pillars, volatility nodes) of an average, a discrete lookback, a forward
+// start or a cliquet, pathwise in the same pass.
 template <class Real, int Copies, bool WithControl = false, bool Sobol = false, Dynamics D = Dynamics::Gbm,
           bool Greeks = false, int Buckets = 0>
 struct StepPath {
@@ -335,12 +336,15 @@ struct StepPath {
     };
     zero(first_z), zero(wv), zero(pv), zero(pt), zero(lu), zero(lv), zero(lt), zero(sv), zero(st), zero(first_sd);
     zero(sr), zero(pu), zero(gamma_weight);
-    // Market inputs, per input b and path: X_b, the log spot's tangent in b, and Y_b, the
-    // sum over steps of the step's tangent times the fixings' levels before it (their
-    // count, for a geometric average). An arithmetic average's tangent is then
-    // (sum X_b - Y_b) / n: a step's tangent reaches every fixing from its own on.
-    constexpr bool kBuckets =
-        Buckets > 0 && kPW && M == Monitor::None && (P == StepPayoff::ArithmeticAverage || P == StepPayoff::GeometricAverage);
+    // Market inputs, per input b and path: X_b, the log spot's tangent in b, and Y_b the
+    // payoff state's. An average's Y_b is the sum over steps of the step's tangent
+    // times the fixings' levels before it (their count, for a geometric average), so
+    // its tangent is (sum X_b - Y_b) / n: a step's tangent reaches every fixing from
+    // its own on. A lookback's is X_b where its extreme was reached, a forward start's
+    // X_b on its strike date, a cliquet's the sum of its returns' step tangents.
+    constexpr bool kAverage = P == StepPayoff::ArithmeticAverage || P == StepPayoff::GeometricAverage;
+    constexpr bool kBuckets = Buckets > 0 && kPW && M == Monitor::None && !BridgeExtreme &&
+                              (kAverage || kLookback || P == StepPayoff::ForwardStart || P == StepPayoff::Cliquet);
     constexpr int NB = kBuckets ? Buckets : 1, NX = kBuckets ? N : 1;
     Real bx[NB][NX][W], by[NB][NX][W];
     for (int b = 0; b < NB; ++b) zero(bx[b]), zero(by[b]);
@@ -377,6 +381,16 @@ struct StepPath {
         entry = static_cast<int>(bucket_data[static_cast<std::uint64_t>(step)]),
         entry_end = static_cast<int>(bucket_data[static_cast<std::uint64_t>(step) + 1]);
       (void)entry, (void)entry_end;
+      // f(b, t) for each of this step's market-input entries: the log spot's tangent
+      // in input b moves by t given the step's normal z.
+      const auto each_entry = [&](Real z, auto&& f) {
+        const std::uint64_t entries = static_cast<std::uint64_t>(steps) + 1;
+        for (int e = entry; e < entry_end; ++e) {
+          const std::uint64_t at_e = entries + 3 * static_cast<std::uint64_t>(e);
+          f(static_cast<int>(bucket_data[at_e]), bucket_data[at_e + 1] + bucket_data[at_e + 2] * z);
+        }
+      };
+      (void)each_entry;
       (void)step_time, (void)clock_before, (void)vega_a;
       if constexpr (Greeks) {
         clock += step_time;
@@ -448,13 +462,10 @@ struct StepPath {
                 if constexpr (kPW) w_before = wv[i][j], wv[i][j] += vega_a + vega_b * zz;
                 if constexpr (kBuckets) {
                   const Real levels_before = P == StepPayoff::ArithmeticAverage ? sum[i][j] : static_cast<Real>(step);
-                  const std::uint64_t entries = static_cast<std::uint64_t>(steps) + 1;
-                  for (int e = entry; e < entry_end; ++e) {
-                    const std::uint64_t at_e = entries + 3 * static_cast<std::uint64_t>(e);
-                    const int b = static_cast<int>(bucket_data[at_e]);
-                    const Real t = bucket_data[at_e + 1] + bucket_data[at_e + 2] * zz;
-                    bx[b][i][j] += t, by[b][i][j] += t * levels_before;
-                  }
+                  each_entry(zz, [&](int b, Real t) {
+                    bx[b][i][j] += t;
+                    if constexpr (kAverage) by[b][i][j] += t * levels_before;
+                  });
                 }
                 if constexpr (kLR) sv[i][j] += zz * zz - Real(1) - zz * vol, st[i][j] += zz * vol;
               }
@@ -523,6 +534,8 @@ struct StepPath {
                 if (step == start_step) {
                   pv[i][j] = wv[i][j], pt[i][j] = rate_tangent;
                   if constexpr (Local) pu[i][j] = spot_tangent;
+                  if constexpr (kBuckets)
+                    for (int b = 0; b < Buckets; ++b) by[b][i][j] = bx[b][i][j];
                 }
             }
             if constexpr (P == StepPayoff::Cliquet) {  // the return since the last fixing
@@ -537,6 +550,7 @@ struct StepPath {
                 } else {
                   pv[i][j] += k * (wv[i][j] - w_before), pt[i][j] += k * step_time;
                 }
+                if constexpr (kBuckets) each_entry(c ? -z[lane][j] : z[lane][j], [&](int b, Real t) { by[b][i][j] += k * t; });
               }
             }
             if constexpr (kLookback && !BridgeExtreme) {
@@ -545,6 +559,8 @@ struct StepPath {
                 if (reach > extreme[i][j]) {
                   pv[i][j] = wv[i][j], pt[i][j] = rate_tangent;
                   if constexpr (Local) pu[i][j] = spot_tangent;
+                  if constexpr (kBuckets)
+                    for (int b = 0; b < Buckets; ++b) by[b][i][j] = bx[b][i][j];
                 }
               extreme[i][j] = reach > extreme[i][j] ? reach : extreme[i][j];
             }
@@ -589,7 +605,9 @@ struct StepPath {
           // spot by 1 (u; d/dS_0 is u / S_0), in the volatility (v) and in the rate (t:
           // each log spot moves by its time). A local volatility's log spots move by
           // their own tangents in log S_0 and the rate (the final one's end_u, end_r).
-          Real du = Real(0), dv = Real(0), dt = Real(0);
+          // With market inputs, the value's tangent in each (bucket), from X_b and Y_b.
+          Real du = Real(0), dv = Real(0), dt = Real(0), bucket[kBuckets ? Buckets : 1] = {};
+          (void)bucket;
           if constexpr (kPW) {
             const Real spot_t = fast_exp(x[i][j]), w = wv[i][j];
             Real end_u = Real(1), end_r = clock, end_pu = Real(0);
@@ -601,26 +619,36 @@ struct StepPath {
             if constexpr (P == StepPayoff::ArithmeticAverage) {
               const Real level = sum[i][j] / n, k = vanilla_slope(level, strike, sign, discount);
               du = Local ? k * end_pu / n : k * level, dv = k * pv[i][j] / n, dt = k * pt[i][j] / n;
+              if constexpr (kBuckets)
+                for (int b = 0; b < Buckets; ++b) bucket[b] = k * (sum[i][j] * bx[b][i][j] - by[b][i][j]) / n;
             }
             if constexpr (P == StepPayoff::GeometricAverage) {
               const Real level = fast_exp(sum[i][j] / n), k = vanilla_slope(level, strike, sign, discount) * level;
               du = Local ? k * end_pu / n : k, dv = k * pv[i][j] / n, dt = k * pt[i][j] / n;
+              if constexpr (kBuckets)
+                for (int b = 0; b < Buckets; ++b) bucket[b] = k * (n * bx[b][i][j] - by[b][i][j]) / n;
             }
             if constexpr (P == StepPayoff::LookbackFixed) {
               const Real level = fast_exp(turn * extreme[i][j]), k = vanilla_slope(level, strike, sign, discount) * level;
               du = Local ? k * end_pu : k, dv = k * pv[i][j], dt = k * pt[i][j];
+              if constexpr (kBuckets)
+                for (int b = 0; b < Buckets; ++b) bucket[b] = k * by[b][i][j];
             }
             // Struck at a level of the path: the spot's tangent less the strike's.
             const auto struck = [&](Real level) {
               const Real k = vanilla_slope(spot_t, level, sign, discount);
               du = Local ? k * (spot_t * end_u - level * end_pu) : k * (spot_t - level);
               dv = k * (spot_t * w - level * pv[i][j]), dt = k * (spot_t * end_r - level * pt[i][j]);
+              if constexpr (kBuckets)
+                for (int b = 0; b < Buckets; ++b) bucket[b] = k * (spot_t * bx[b][i][j] - level * by[b][i][j]);
             };
             if constexpr (P == StepPayoff::LookbackFloating) struck(fast_exp(turn * extreme[i][j]));
             if constexpr (P == StepPayoff::ForwardStart) struck(moneyness * fast_exp(sum[i][j]));
             if constexpr (P == StepPayoff::Cliquet) {  // GBM's returns do not move with S_0
               const Real k = sum[i][j] < global_floor || sum[i][j] > global_cap ? Real(0) : discount;
               du = k * end_pu, dv = k * pv[i][j], dt = k * pt[i][j];
+              if constexpr (kBuckets)
+                for (int b = 0; b < Buckets; ++b) bucket[b] = k * by[b][i][j];
             }
             (void)struck, (void)end_u, (void)end_pu;
           }
@@ -644,18 +672,8 @@ struct StepPath {
               if constexpr (kPathGamma && Local) greek[1] += delta * gamma_weight[i][j] * inv_spot;
               if constexpr (kPathGamma && !Local) greek[1] += delta * (zn - Real(1)) * inv_spot;
               greek[2] += dv, greek[3] += dt - maturity * value, greek[4] -= dt;
-              if constexpr (kBuckets) {  // the average's tangent in each input, and the discount's
-                Real k = Real(0), total = n;
-                if constexpr (P == StepPayoff::ArithmeticAverage) {
-                  total = sum[i][j];
-                  k = vanilla_slope(total / n, strike, sign, discount);
-                } else {
-                  const Real level = fast_exp(sum[i][j] / n);
-                  k = vanilla_slope(level, strike, sign, discount) * level;
-                }
-                for (int b = 0; b < Buckets; ++b)
-                  greek[5 + b] += k * (total * bx[b][i][j] - by[b][i][j]) / n - bucket_discount[b] * value;
-              }
+              if constexpr (kBuckets)  // each input's tangent of the value, and of the discount
+                for (int b = 0; b < Buckets; ++b) greek[5 + b] += bucket[b] - bucket_discount[b] * value;
             } else if constexpr (kLR) {
               const Real rate_score = st[i][j] * inv_vol * inv_vol;
               greek[0] += value * zn * inv_spot;
