@@ -4,11 +4,14 @@
 
 #include <cmath>
 #include <algorithm>
+#include <cstring>
 #include <random>
+#include <string>
 
 #include "models/option/analytic.hpp"
 #include "models/var/delta_var.hpp"
 #include "models/var/exact_tail.hpp"
+#include "models/var/scenario.hpp"
 #include "models/var/tail_figures.hpp"
 
 using namespace mcsim;
@@ -280,4 +283,38 @@ TEST_CASE("delta-normal contributions add up to the total and follow the exposur
   const auto parts = var::delta_normal_contributions(p, 0.99);
   CHECK(parts[0].var == Approx(3 * parts[1].var).epsilon(1e-12));
   CHECK(parts[2].var < 0);  // short BOLT against long ACME, correlation 0.4
+}
+
+TEMPLATE_TEST_CASE("a warp's rows at once give each asset's log spot to the bit", "[var]", float, double) {
+  // Seven correlated assets: rows taken four at a time from any first row, against
+  // log_spot_at one row at a time (the CPU's), on the same shocks.
+  std::string assets, correlation;
+  for (int i = 0; i < 7; ++i) {
+    assets += "    - { name: A" + std::to_string(i) + ", spot: " + std::to_string(50 + 10 * i) + ", volatility: 0." +
+              std::to_string(2 + i) + " }\n";
+    std::string row;
+    for (int j = 0; j < 7; ++j) row += std::string(j ? ", " : "") + (i == j ? "1" : "0.3");
+    correlation += std::string(i ? ", " : "") + "[" + row + "]";
+  }
+  const auto p = parse("type: var\nhorizon_days: 10\nfactors:\n  assets:\n" + assets + "  correlation: [" + correlation +
+                       "]\nrate: 0.03\nportfolio:\n  - { type: stock, asset: A0, quantity: 1 }\n");
+  INFO(p.errors);
+  REQUIRE(p.errors.empty());
+  const auto arrays = var::portfolio_arrays<TestType>(p.spec);
+  const auto pf = arrays.view(arrays.reals.data(), arrays.ints.data());
+  std::mt19937 gen(3);
+  std::normal_distribution<TestType> normal;
+  std::vector<TestType> eps(7 * 3);  // stride 3, as a tile's column
+  for (auto& e : eps) e = normal(gen);
+  const TestType scale = TestType(1.25);
+  for (int i0 = 0; i0 + 4 <= 7; ++i0) {
+    TestType x[4];
+    var::log_spots_at<4>(pf, i0, eps.data(), 3, scale, x);
+    for (int r = 0; r < 4; ++r) {
+      INFO(i0 << " " << r);
+      const TestType one = var::log_spot_at(pf, i0 + r, var::cholesky_row(pf, i0 + r), eps.data(), 3, scale);
+      CHECK(std::memcmp(&x[r], &one, sizeof one) == 0);
+      CHECK(std::isfinite(one));
+    }
+  }
 }

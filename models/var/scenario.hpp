@@ -154,6 +154,35 @@ MCSIM_HD Real log_spot_at(const PortfolioView<Real>& pf, int i, const Real* row,
   return pf.mean_log[i] + pf.vol_h[i] * scale * z;
 }
 
+// Assets i0 .. i0 + R - 1's log spots into out, as log_spot_at gives each (the same
+// sums in the same order), each shock read once for the R rows: the GPU's log-spot
+// kernel is bound by these loads.
+template <int R, class Real>
+MCSIM_HD void log_spots_at(const PortfolioView<Real>& pf, int i0, const Real* eps, int stride, Real scale, Real (&out)[R]) {
+  if (pf.history) {
+    MCSIM_UNROLL
+    for (int r = 0; r < R; ++r) out[r] = eps[(i0 + r) * stride];
+    return;
+  }
+  Real z[R];
+  const Real* row[R];
+  MCSIM_UNROLL
+  for (int r = 0; r < R; ++r) z[r] = 0, row[r] = cholesky_row(pf, i0 + r);
+  for (int j = 0; j <= i0; ++j) {  // the columns every row reaches
+    const Real e = eps[j * stride];
+    MCSIM_UNROLL
+    for (int r = 0; r < R; ++r) z[r] += row[r][j] * e;
+  }
+  MCSIM_UNROLL
+  for (int j = 1; j < R; ++j) {  // row r goes on to column i0 + r
+    const Real e = eps[(i0 + j) * stride];
+    MCSIM_UNROLL
+    for (int r = j; r < R; ++r) z[r] += row[r][i0 + j] * e;
+  }
+  MCSIM_UNROLL
+  for (int r = 0; r < R; ++r) out[r] = pf.mean_log[i0 + r] + pf.vol_h[i0 + r] * scale * z[r];
+}
+
 // The scenario's log spots at the horizon, in x[i * stride] (room for `assets`
 // reals: a thread's column of shared memory on a GPU). The shocks are drawn there
 // and replaced last asset first, since asset i reads the shocks of assets 0..i.

@@ -73,11 +73,13 @@ constexpr int kMaxBands = 32;                    // bands a mask can name
 // scenario list[s] (first + s without a list). A block takes a tile of 32
 // scenarios, a lane each, and holds their shocks in shared memory, e[j * 32 + lane]:
 // its warps draw the shock blocks (each from its own place in the stream), then
-// share the assets, each warp computing one asset's Cholesky product for all 32
-// scenarios at a time. The same draw_shock_block and log_spot_at as the CPU, at a
+// share the assets, each warp computing four assets' Cholesky products for all 32
+// scenarios at a time (log_spots_at: the sums of log_spot_at, in its order). The
+// same draw_shock_block and the CPU's sums, at a
 // 32nd of the shared memory a thread a scenario would need, so the block runs at
 // full occupancy; the revaluation that follows holds no shared memory at all.
 constexpr int kTile = 32;  // scenarios a block of the log-spot kernel: a warp's lanes
+constexpr int kRows = 4;   // assets a warp of it takes at once
 
 template <class Real>
 __global__ void log_spots_kernel(const var::PortfolioView<Real> pf, std::uint64_t seed, std::uint64_t first,
@@ -99,7 +101,14 @@ __global__ void log_spots_kernel(const var::PortfolioView<Real> pf, std::uint64_
   }
   __syncthreads();
   if (s >= m) return;
-  for (int i = warp; i < pf.assets; i += warps)
+  // Each warp kRows assets at a time (each shock loaded once for them), the rest one by one.
+  const int grouped = pf.assets / kRows * kRows;
+  for (int i = warp * kRows; i < grouped; i += warps * kRows) {
+    Real x[kRows];
+    var::log_spots_at<kRows>(pf, i, e + lane, kTile, scale[lane], x);
+    for (int r = 0; r < kRows; ++r) log_spots[static_cast<std::size_t>(i + r) * m + s] = x[r];
+  }
+  for (int i = grouped + warp; i < pf.assets; i += warps)
     log_spots[static_cast<std::size_t>(i) * m + s] = var::log_spot_at(pf, i, var::cholesky_row(pf, i), e + lane, kTile, scale[lane]);
 }
 
