@@ -8,7 +8,9 @@ and ES its mean over the shocks beyond, here integrated over z itself (mcsim's o
 closed form integrates over the probability instead). Student-t shocks are scaled
 to unit variance; their distribution function is the regularised incomplete beta.
 """
+import functools
 import math
+import sys
 
 H = 10 / 252  # ten trading days
 RATE = 0.03
@@ -106,6 +108,44 @@ def down_and_out_call(spot, strike, barrier, tau, vol):
     return bsm(spot, strike, tau, vol, True) - (barrier / spot) ** k * bsm(barrier * barrier / spot, strike, tau, vol, True)
 
 
+@functools.lru_cache(maxsize=None)
+def log_average_moments(maturity, fixings, elapsed, vol):
+    """ln G = a + b ln S0 + c ln S_e + a normal of variance v, for G the geometric
+    average of the fixings k T / n: those up to `elapsed` given the spots today and
+    then (a Brownian bridge), the later ones from S_e under the rate. The
+    covariances are summed over every pair."""
+    n = fixings
+    times = [maturity * k / n for k in range(1, n + 1)]
+    a = b = c = v = 0.0
+    for t in times:
+        if t <= elapsed:
+            b, c = b + 1 - t / elapsed, c + t / elapsed
+        else:
+            a, c = a + (RATE - 0.5 * vol * vol) * (t - elapsed), c + 1
+    for s in times:
+        for t in times:
+            lo, hi = min(s, t), max(s, t)
+            if hi <= elapsed:
+                v += lo * (elapsed - hi) / elapsed
+            elif lo > elapsed:
+                v += lo - elapsed
+    return a / n, b / n, c / n, vol * vol * v / (n * n)
+
+
+def geometric_asian(spot, spot0, strike, maturity, fixings, elapsed, vol, call):
+    a, b, c, v = log_average_moments(maturity, fixings, elapsed, vol)
+    disc = math.exp(-RATE * (maturity - elapsed))
+    if spot < 1e-300:  # the average has vanished with the spot
+        return 0.0 if call else strike * disc
+    sd = math.sqrt(v)
+    forward = math.exp(a + b * math.log(spot0) + c * math.log(spot) + 0.5 * v)
+    d1 = math.log(forward / strike) / sd + 0.5 * sd
+    d2 = d1 - sd
+    if call:
+        return disc * (forward * norm_cdf(d1) - strike * norm_cdf(d2))
+    return disc * (strike * norm_cdf(-d2) - forward * norm_cdf(-d1))
+
+
 def value(pos, spot, elapsed):
     kind, asset, qty = pos[0], pos[1], pos[2]
     vol = ASSETS[asset][1]
@@ -114,6 +154,9 @@ def value(pos, spot, elapsed):
     strike, maturity = pos[3], pos[4]
     if kind == "forward":
         return qty * (spot - strike * math.exp(-RATE * (maturity - elapsed)))
+    if kind.startswith("geometric-asian"):
+        return qty * geometric_asian(spot, ASSETS[asset][0], strike, maturity, pos[5], elapsed, vol,
+                                     kind == "geometric-asian-call")
     if kind == "down-and-out-call":
         return qty * down_and_out_call(spot, strike, pos[5], maturity - elapsed, vol)
     if kind.startswith("digital"):  # cash-or-nothing: e^{-r tau} N(+-d2)
@@ -153,10 +196,15 @@ CASES = [
                     ("digital-put", "ACME", -8000, 90, 0.5)], 5, ["stock", "up", "down"]),
     ("knock-out-call", [("stock", "ACME", 500), ("down-and-out-call", "ACME", 2000, 100, 0.5, 85)], None,
      ["stock", "ko"]),
+    ("geometric-asian-put", [("stock", "ACME", 1000), ("geometric-asian-put", "ACME", 1000, 100, 0.5, 26)], 5,
+     ["stock", "avg"]),
 ]
 
 if __name__ == "__main__":
+    only = sys.argv[1:]  # case names; all cases without
     for name, portfolio, dof, names in CASES:
+        if only and name not in only:
+            continue
         shock = Shock(dof)
         total = lambda z: sum(position_loss(q, z) for q in portfolio)
         out = {}

@@ -23,18 +23,21 @@ using namespace var_history;
 TEST_CASE("positions from a CSV file value as the same positions in the config", "[var][historical][config]") {
   const std::string history = write("history.csv", history_csv());
   const std::string book = write("book.csv",
-                                 "id,type,underlying,quantity,option,strike,maturity,desk,barrier,kind\n"
-                                 "a,stock,A,1000,,,,equity,,\n"
-                                 "b,stock,B,-500,,,,equity,,\n"
-                                 "fwd,forward,B,300,,41,1,delta-one,,\n"
-                                 "put,option,A,200,put,95,0.5,vol,,\n"
-                                 "dig,digital,A,-5000,call,105,0.75,vol,,\n"
-                                 "ko,barrier,A,400,put,125,0.5,vol,150,up-and-out\n");
+                                 "id,type,underlying,quantity,option,strike,maturity,desk,barrier,kind,average,fixings\n"
+                                 "a,stock,A,1000,,,,equity,,,,\n"
+                                 "b,stock,B,-500,,,,equity,,,,\n"
+                                 "fwd,forward,B,300,,41,1,delta-one,,,,\n"
+                                 "put,option,A,200,put,95,0.5,vol,,,,\n"
+                                 "dig,digital,A,-5000,call,105,0.75,vol,,,,\n"
+                                 "ko,barrier,A,400,put,125,0.5,vol,150,up-and-out,,\n"
+                                 "avg,asian,A,-300,call,130,0.6,vol,,,geometric,30\n");
   const std::string listed = "  portfolio:\n" + kBook +
                              "    - { name: put, type: option, option: put, asset: A, strike: 95, maturity: 0.5, quantity: 200 }\n"
                              "    - { name: dig, type: digital, option: call, asset: A, strike: 105, maturity: 0.75, quantity: -5000 }\n"
                              "    - { name: ko, type: barrier, option: put, kind: up-and-out, barrier: 150, asset: A, strike: 125,"
-                             " maturity: 0.5, quantity: 400 }\n";
+                             " maturity: 0.5, quantity: 400 }\n"
+                             "    - { name: avg, type: asian, average: geometric, fixings: 30, option: call, asset: A, strike: 130,"
+                             " maturity: 0.6, quantity: -300 }\n";
   const std::string vols = "    assets: [{ name: A, volatility: 0.25 }, { name: B }]\n";
   const auto with_vols = [&](std::string t) { const std::string plain = "    assets: [{ name: A }, { name: B }]\n";
     return t.replace(t.find(plain), plain.size(), vols); };
@@ -154,7 +157,7 @@ TEST_CASE("mistakes in a positions file name its line and column", "[var][histor
                                                      "h,forward,B,1,,40,0.01\n"    // ends before the horizon
                                                      "i,digital,A,1,,40,1\n");      // a digital call or put?
     CHECK(has_line(e, p + ":3:1: position 'a' is listed twice"));
-    CHECK(has_line(e, p + ":4:3: type must be one of stock, forward, option, digital, barrier (got 'bond')"));
+    CHECK(has_line(e, p + ":4:3: type must be one of stock, forward, option, digital, barrier, asian (got 'bond')"));
     CHECK(has_line(e, p + ":5:9: no risk factor named 'AA' (did you mean 'A'?)"));
     CHECK(has_line(e, p + ":6:11: expected a number in column 'quantity', got 'lots'"));
     CHECK(has_line(e, p + ":7:14: a stock takes no strike (got '100')"));
@@ -174,6 +177,21 @@ TEST_CASE("mistakes in a positions file name its line and column", "[var][histor
     CHECK(has_line(e, p + ":4:30: a barrier needs a value in column kind"));
     CHECK(has_line(e, p + ":5:30: kind must be one of down-and-out, up-and-out, down-and-in, up-and-in (got 'sideways')"));
     CHECK(has_line(e, p + ":6:25: an option takes no barrier (got '100')"));
+    for (const auto& line : e) UNSCOPED_INFO(line);
+    CHECK(e.size() == 5);  // and the job's: A's options need its volatility
+  }
+  {
+    // Asians: a geometric average and a count of fixings.
+    const auto [p, e] = errors("asians.csv", "id,type,underlying,quantity,option,strike,maturity,average,fixings\n"
+                                             "a,asian,A,1,call,120,1,geometric,12\n"    // fine
+                                             "b,asian,A,1,call,120,1,arithmetic,12\n"   // no closed form
+                                             "c,asian,A,1,call,120,1,geometric,\n"      // how many fixings?
+                                             "d,asian,A,1,call,120,1,geometric,2.5\n"   // not a count
+                                             "e,option,A,1,call,120,1,,12\n");          // an option has none
+    CHECK(has_line(e, p + ":3:24: an arithmetic average has no closed form"));
+    CHECK(has_line(e, p + ":4:34: an asian needs a value in column fixings"));
+    CHECK(has_line(e, p + ":5:34: fixings must be a whole number from 1 to 10000 (got '2.5')"));
+    CHECK(has_line(e, p + ":6:26: an option takes no fixings (got '12')"));
     for (const auto& line : e) UNSCOPED_INFO(line);
     CHECK(e.size() == 5);  // and the job's: A's options need its volatility
   }

@@ -51,11 +51,11 @@ TEST_CASE("VaR ES and contributions of a one-asset book match the exact figures"
   }
 }
 
-TEST_CASE("a book with digitals and a knock-out matches the exact figures", "[var]") {
+TEST_CASE("a book with digitals, a knock-out and an Asian matches the exact figures", "[var]") {
   const auto r = run_cpu(var_exotic_job());
   const auto est = by_name(r);
   const auto& refs = r.scenarios.front().references;
-  REQUIRE(refs.size() == 2 * (2 + 2 * 4));  // var, es and four positions' shares, per level
+  REQUIRE(refs.size() == 2 * (2 + 2 * 5));  // var, es and five positions' shares, per level
   for (const auto& ref : refs) {
     INFO(ref.name << ": " << est.at(ref.name).value << " +- " << est.at(ref.name).std_error << " vs " << ref.value);
     const auto& e = est.at(ref.name);

@@ -62,5 +62,7 @@ inline std::string var_exotic_job(const std::string& extra_run = "") {
          "    - { name: up, type: digital, option: call, asset: ACME, strike: 102, maturity: 0.25, quantity: 20000 }\n"
          "    - { name: down, type: digital, option: put, asset: ACME, strike: 90, maturity: 0.5, quantity: -8000 }\n"
          "    - { name: ko, type: barrier, option: call, kind: down-and-out, barrier: 92, asset: ACME, strike: 100,"
-         " maturity: 0.5, quantity: 3000 }\n";
+         " maturity: 0.5, quantity: 3000 }\n"
+         "    - { name: avg, type: asian, average: geometric, fixings: 26, option: call, asset: ACME, strike: 100,"
+         " maturity: 0.5, quantity: 2000 }\n";
 }

@@ -13,11 +13,11 @@ std::pair<double, double> position_greeks(const VarSpec& s, const Position& p) {
   if (p.instrument == Instrument::Stock || p.instrument == Instrument::Forward) return {p.quantity, 0.0};
   const RiskAsset& a = s.assets[static_cast<std::size_t>(p.asset)];
   const option::BsmInput in{a.spot, p.strike, s.rate, 0.0, a.volatility, p.maturity, is_call(p.instrument)};
-  if (is_barrier(p.instrument)) {
+  if (is_barrier(p.instrument) || is_asian(p.instrument)) {
     // No closed-form Greeks here: central differences of the closed-form value, a
     // step of 1e-4 of the spot (a truncation error near 1e-8 of the slopes).
     const double h = 1e-4 * a.spot;
-    const auto v = [&](double spot) { return value_of(p, p.maturity, spot, s.rate, a.volatility); };
+    const auto v = [&](double spot) { return value_of(p, 0, spot, spot, s.rate, a.volatility); };
     return {(v(a.spot + h) - v(a.spot - h)) / (2 * h), (v(a.spot + h) - 2 * v(a.spot) + v(a.spot - h)) / (h * h)};
   }
   if (is_digital(p.instrument)) {
@@ -34,7 +34,7 @@ PortfolioGreeks portfolio_greeks(const VarSpec& s) {
   for (const Position& p : s.portfolio) {
     const RiskAsset& a = s.assets[static_cast<std::size_t>(p.asset)];
     const auto i = static_cast<std::size_t>(p.asset);
-    g.value += value_of(p, p.maturity, a.spot, s.rate, a.volatility);
+    g.value += value_of(p, 0, a.spot, a.spot, s.rate, a.volatility);
     const auto [delta, gamma] = position_greeks(s, p);
     g.delta[i] += delta;
     g.gamma[i] += gamma;

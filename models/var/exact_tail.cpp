@@ -15,7 +15,7 @@ double portfolio_value(const VarSpec& s, double spot, double elapsed) {
   const RiskAsset& a = s.assets.front();
   double v = 0;
   for (const Position& p : s.portfolio)
-    v += value_of(p, p.maturity - elapsed, spot, s.rate, a.volatility);
+    v += value_of(p, elapsed, spot, a.spot, s.rate, a.volatility);
   return v;
 }
 
@@ -103,9 +103,8 @@ std::vector<TailRisk> exact_single_asset_contributions(const VarSpec& s, double 
   const double h = s.horizon();
   for (const Position& p : s.portfolio)
     out.push_back(tail_of(s, alpha, [&](double z) {
-      return value_of(p, p.maturity, a.spot, s.rate, a.volatility) -
-             value_of(p, p.maturity - h, spot_at_shock(s, z), s.rate,
-                            a.volatility);
+      return value_of(p, 0, a.spot, a.spot, s.rate, a.volatility) -
+             value_of(p, h, spot_at_shock(s, z), a.spot, s.rate, a.volatility);
     }));
   return out;
 }

@@ -14,7 +14,7 @@ namespace {
 
 // Columns every row fills, and those only some types need.
 const std::vector<std::string> kRequired{"id", "type", "underlying", "quantity"};
-const std::vector<std::string> kByType{"option", "strike", "maturity", "barrier", "kind"};
+const std::vector<std::string> kByType{"option", "strike", "maturity", "barrier", "kind", "average", "fixings"};
 // Groups the grouping columns may make together: each is a unit of the contributions'
 // sums on every device (models/var/scenario.hpp), so a column of ids is refused.
 constexpr std::size_t kMostGroups = 1000;
@@ -88,7 +88,7 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
     Position p;
     const io::CsvField &id = *field(row, 0), &type = *field(row, 1), &under = *field(row, 2), &qty = *field(row, 3);
     const io::CsvField *option = field(row, 4), *strike = field(row, 5), *maturity = field(row, 6);
-    const io::CsvField *barrier = field(row, 7), *kind = field(row, 8);
+    const io::CsvField *barrier = field(row, 7), *kind = field(row, 8), *average = field(row, 9), *fixings = field(row, 10);
     bool ok = true;
     p.name = id.text;
     if (p.name.empty()) ok = rows.error(id, "a position needs an id");
@@ -102,13 +102,14 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
     if (const auto q = rows.number(qty, "quantity", {})) p.quantity = *q;
     else ok = false;
     const bool stock = type.text == "stock", forward = type.text == "forward", digital = type.text == "digital";
-    const bool with_barrier = type.text == "barrier", is_option = type.text == "option" || digital || with_barrier;
+    const bool with_barrier = type.text == "barrier", asian = type.text == "asian";
+    const bool is_option = type.text == "option" || digital || with_barrier || asian;
     if (!stock && !forward && !is_option) {
-      rows.error(type, "type must be one of stock, forward, option, digital, barrier (got '" + type.text + "')");
+      rows.error(type, "type must be one of stock, forward, option, digital, barrier, asian (got '" + type.text + "')");
       continue;
     }
     // A field the type does not use, when filled in, is a row put in the wrong columns.
-    const std::string a_type = (type.text == "option" ? "an " : "a ") + type.text;
+    const std::string a_type = (type.text == "option" || type.text == "asian" ? "an " : "a ") + type.text;
     const auto needed = [&](const io::CsvField* f, const char* name, bool wanted) -> const io::CsvField* {
       const bool filled = f && !f->text.empty();
       if (wanted && !filled) {
@@ -124,6 +125,7 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
       if (f->text == "call" || f->text == "put") {
         const bool call = f->text == "call";
         p.instrument = digital ? (call ? Instrument::DigitalCall : Instrument::DigitalPut)
+                       : asian ? (call ? Instrument::AsianCall : Instrument::AsianPut)
                                : (call ? Instrument::Call : Instrument::Put);
       } else {
         ok = rows.error(*f, "option must be call or put (got '" + f->text + "')");
@@ -161,6 +163,15 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
       if (ok)  // the asset was found
         if (const std::string e = knocked_already(p, under.text, s.assets[static_cast<std::size_t>(p.asset)].spot); !e.empty())
           ok = rows.error(*level, e);
+    }
+    if (const io::CsvField* f = needed(average, "average", asian))
+      if (f->text != "geometric")
+        ok = rows.error(*f, f->text == "arithmetic" ? std::string(kArithmeticAverage)
+                                                    : "average must be geometric (got '" + f->text + "')");
+    if (const io::CsvField* f = needed(fixings, "fixings", asian)) {
+      const auto n = io::parse_count(f->text);
+      if (n && *n >= 1 && *n <= kMaxFixings) p.fixings = static_cast<int>(*n);
+      else ok = rows.error(*f, fmt::format("fixings must be a whole number from 1 to {} (got '{}')", kMaxFixings, f->text));
     }
     for (int g : group_column) {
       const io::CsvField& f = row[static_cast<std::size_t>(g)];

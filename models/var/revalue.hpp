@@ -13,19 +13,25 @@ namespace mcsim::var {
 
 // Digitals are cash-or-nothing: one unit of cash at maturity if the spot ends above
 // (call) or below (put) the strike. Barriers are single continuously monitored
-// barriers without rebate, in option::BarrierKind's order, call then put.
+// barriers without rebate, in option::BarrierKind's order, call then put. Asians
+// pay on the geometric average of fixings evenly spaced from today to maturity.
 enum class Instrument : int {
   Stock, Forward, Call, Put, DigitalCall, DigitalPut,
-  DownOutCall, DownOutPut, UpOutCall, UpOutPut, DownInCall, DownInPut, UpInCall, UpInPut
+  DownOutCall, DownOutPut, UpOutCall, UpOutPut, DownInCall, DownInPut, UpInCall, UpInPut,
+  AsianCall, AsianPut
 };
 
 MCSIM_HD bool is_vanilla(Instrument k) { return k == Instrument::Call || k == Instrument::Put; }
 MCSIM_HD bool is_digital(Instrument k) { return k == Instrument::DigitalCall || k == Instrument::DigitalPut; }
-MCSIM_HD bool is_barrier(Instrument k) { return static_cast<int>(k) >= static_cast<int>(Instrument::DownOutCall); }
+MCSIM_HD bool is_barrier(Instrument k) {
+  return static_cast<int>(k) >= static_cast<int>(Instrument::DownOutCall) &&
+         static_cast<int>(k) <= static_cast<int>(Instrument::UpInPut);
+}
+MCSIM_HD bool is_asian(Instrument k) { return k == Instrument::AsianCall || k == Instrument::AsianPut; }
 // Valued by Black-Scholes-Merton, so at its asset's volatility.
 MCSIM_HD bool is_option(Instrument k) { return k != Instrument::Stock && k != Instrument::Forward; }
 MCSIM_HD bool is_call(Instrument k) {
-  return k == Instrument::Call || k == Instrument::DigitalCall ||
+  return k == Instrument::Call || k == Instrument::DigitalCall || k == Instrument::AsianCall ||
          (is_barrier(k) && (static_cast<int>(k) - static_cast<int>(Instrument::DownOutCall)) % 2 == 0);
 }
 MCSIM_HD option::BarrierKind barrier_of(Instrument k) {
@@ -37,8 +43,10 @@ inline Instrument barrier_instrument(option::BarrierKind b, bool call) {
 
 // What a unit's value takes besides the spot, for tau years left: D (the
 // discounted strike K e^{-r tau}; a digital's discounted cash e^{-r tau}),
-// ln(K e^{-r tau}), sd = sigma sqrt(tau), for barriers ln K, ln H and
-// mu = (r - sigma^2 / 2) / sigma^2, and 1 / sd (0 for a stock or a forward).
+// ln(K e^{-r tau}), sd = sigma sqrt(tau) (an Asian's: of its log average), for
+// barriers ln K, ln H and mu = (r - sigma^2 / 2) / sigma^2, for Asians a and b of
+// the log of the average's discounted forward, a + b ln S, and 1 / sd (0 for a
+// stock or a forward).
 constexpr int kUnitTerms = 7;
 
 // One unit of an instrument on spot S = e^log_spot: a stock is worth S, a forward
@@ -46,6 +54,7 @@ constexpr int kUnitTerms = 7;
 // asset's own volatility, no dividend. A barrier beyond its level at the horizon is
 // knocked: out-options are worth nothing, in-options the vanilla (the path between
 // today and the horizon is not simulated, so only the horizon's spot is checked).
+// An Asian is Black's value on its lognormal average (average_moments).
 // The one revaluation of every position, today on the host and at the horizon in
 // every risk scenario (which computes the terms u once per job).
 template <class Real>
@@ -60,6 +69,12 @@ MCSIM_HD Real unit_value(Instrument kind, Real spot, Real log_spot, const Real* 
     case Instrument::Put: return option::bsm_of_d1(spot, discounted, d1, sd, w);
     case Instrument::DigitalCall:
     case Instrument::DigitalPut: return option::digital_of_d2(discounted, d1 - sd, w);
+    case Instrument::AsianCall:
+    case Instrument::AsianPut: {
+      const Real log_forward = u[3] + u[4] * log_spot;
+      return option::bsm_of_d1(Real(exp(log_forward)), discounted, (log_forward - log_discounted_strike) * inv_sd + Real(0.5) * sd,
+                               sd, w);
+    }
     default: {
       const option::BarrierKind b = barrier_of(kind);
       const bool down = option::is_down(b);
@@ -72,30 +87,73 @@ MCSIM_HD Real unit_value(Instrument kind, Real spot, Real log_spot, const Real* 
   }
 }
 
-// The terms above for `remaining` years left (a barrier at level `barrier`).
+// A geometric average G of n fixings at t_k = k T / n, seen `elapsed` (e) years
+// from today: ln G = c0 + c1 ln S_e + a normal of variance v. Fixings up to e are
+// taken given ln S_0 and ln S_e (a Brownian bridge: the horizon's revaluation does
+// not simulate the path between), later ones from S_e under the rate r. Times
+// increase, so each fixing's covariances with the earlier ones are running sums.
+struct AverageMoments {
+  double c0, c1, v;
+};
+inline AverageMoments average_moments(int n, double maturity, double elapsed, double log_spot_today, double rate,
+                                      double volatility) {
+  double c0 = 0, c1 = 0, v = 0, bridged = 0, ahead = 0;  // bridged, ahead: sums of earlier t_k, t_k - e
+  for (int k = 1; k <= n; ++k) {
+    const double t = maturity * k / n;
+    if (t <= elapsed) {  // Cov = sigma^2 t_j (e - t_k) / e for t_j <= t_k
+      c1 += t / elapsed, c0 += (1 - t / elapsed) * log_spot_today;
+      v += (2 * bridged + t) * (elapsed - t) / elapsed;
+      bridged += t;
+    } else {  // Cov = sigma^2 min(t_j, t_k) - e
+      const double s = t - elapsed;
+      c1 += 1, c0 += (rate - 0.5 * volatility * volatility) * s;
+      v += 2 * ahead + s;
+      ahead += s;
+    }
+  }
+  return {c0 / n, c1 / n, volatility * volatility * v / (static_cast<double>(n) * n)};
+}
+
+// What a unit is and where it is valued: `elapsed` years from today, whose spot
+// was spot_today, at rate r and its asset's volatility.
+struct Contract {
+  Instrument kind;
+  double strike, barrier, maturity;
+  int fixings;  // Asians
+};
+struct ValuedAt {
+  double elapsed, spot_today, rate, volatility;
+};
+
+// The terms above; the contract must not have matured (elapsed < maturity for
+// forwards and options).
 struct UnitTerms {
   double u[kUnitTerms];
 };
-inline UnitTerms unit_terms(Instrument kind, double strike, double barrier, double remaining, double rate,
-                            double volatility) {
-  const double discount = std::exp(-rate * remaining), discounted_strike = strike * discount;
-  const double sd = volatility * std::sqrt(std::max(remaining, 0.0));
-  UnitTerms t{{is_digital(kind) ? discount : discounted_strike, discounted_strike > 0 ? std::log(discounted_strike) : 0.0, sd,
-               0, 0, 0, is_option(kind) && sd > 0 ? 1 / sd : 0.0}};
-  if (is_barrier(kind)) {
-    t.u[3] = std::log(strike), t.u[4] = std::log(barrier);
+inline UnitTerms unit_terms(const Contract& c, const ValuedAt& at) {
+  const double remaining = c.maturity - at.elapsed, rate = at.rate, volatility = at.volatility;
+  const double discount = std::exp(-rate * remaining), discounted_strike = c.strike * discount;
+  double sd = volatility * std::sqrt(std::max(remaining, 0.0));
+  UnitTerms t{{is_digital(c.kind) ? discount : discounted_strike, discounted_strike > 0 ? std::log(discounted_strike) : 0.0,
+               sd, 0, 0, 0, 0}};
+  if (is_barrier(c.kind)) {
+    t.u[3] = std::log(c.strike), t.u[4] = std::log(c.barrier);
     t.u[5] = (rate - 0.5 * volatility * volatility) / (volatility * volatility);
   }
+  if (is_asian(c.kind)) {
+    const AverageMoments m = average_moments(c.fixings, c.maturity, at.elapsed, std::log(at.spot_today), rate, volatility);
+    t.u[2] = sd = std::sqrt(m.v);
+    t.u[3] = m.c0 + 0.5 * m.v - rate * remaining, t.u[4] = m.c1;
+  }
+  t.u[6] = is_option(c.kind) && sd > 0 ? 1 / sd : 0.0;
   return t;
 }
 
-// `quantity` units with `remaining` years left to maturity (> 0 for forwards and
-// options), at spot S, rate r and the asset's volatility.
-inline double position_value(Instrument kind, double quantity, double strike, double barrier, double remaining,
-                             double spot, double rate, double volatility) {
-  if (kind == Instrument::Stock) return quantity * spot;
-  const UnitTerms t = unit_terms(kind, strike, barrier, remaining, rate, volatility);
-  return quantity * unit_value(kind, spot, is_option(kind) ? std::log(spot) : 0.0, t.u);
+// `quantity` units at spot S.
+inline double position_value(const Contract& c, double quantity, double spot, const ValuedAt& at) {
+  if (c.kind == Instrument::Stock) return quantity * spot;
+  const UnitTerms t = unit_terms(c, at);
+  return quantity * unit_value(c.kind, spot, is_option(c.kind) ? std::log(spot) : 0.0, t.u);
 }
 
 }  // namespace mcsim::var

@@ -48,9 +48,9 @@ PortfolioArrays<Real> portfolio_arrays(const VarSpec& s) {
   for (int k : order) {
     const Position& p = s.portfolio[static_cast<std::size_t>(k)];
     const RiskAsset& x = s.assets[static_cast<std::size_t>(p.asset)];
-    const double left = p.maturity - h;  // life left at the horizon (> 0 for options and forwards)
-    const UnitTerms u = unit_terms(p.instrument, p.strike, p.barrier, left, s.rate, x.volatility);
-    const double today = value_of(p, p.maturity, x.spot, s.rate, x.volatility);
+    // At the horizon, inside the life of options and forwards.
+    const UnitTerms u = unit_terms(p.contract(), {h, x.spot, s.rate, x.volatility});
+    const double today = value_of(p, 0, x.spot, x.spot, s.rate, x.volatility);
     a.reals.push_back(static_cast<Real>(p.quantity));
     a.reals.push_back(static_cast<Real>(today));
     for (double t : u.u) a.reals.push_back(static_cast<Real>(t));

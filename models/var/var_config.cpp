@@ -155,7 +155,7 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
     b.schema_note("name", "p0, p1, ...");
     p.name = b.text("name", "p" + std::to_string(s.portfolio.size()));
     if (!taken.insert(p.name).second) b.error("name", "position '" + p.name + "' is named twice");
-    const std::string type = b.choice("type", {"stock", "forward", "option", "digital", "barrier"}, std::nullopt);
+    const std::string type = b.choice("type", {"stock", "forward", "option", "digital", "barrier", "asian"}, std::nullopt);
     const std::string asset = b.text("asset", std::nullopt);
     p.quantity = b.real("quantity", std::nullopt);
     p.asset = -1;
@@ -177,6 +177,12 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
           const auto kind = b.choice_of<option::BarrierKind>("kind", barrier_kind_names(), std::nullopt);
           p.barrier = b.real("barrier", std::nullopt, Range::positive());
           p.instrument = barrier_instrument(kind, call);
+        }
+        if (type == "asian") {
+          if (b.choice("average", {"geometric", "arithmetic"}, std::nullopt) == "arithmetic")
+            b.error("average", kArithmeticAverage);
+          p.fixings = static_cast<int>(b.count("fixings", std::nullopt, 1, kMaxFixings));
+          p.instrument = call ? Instrument::AsianCall : Instrument::AsianPut;
         }
       } else {
         p.instrument = Instrument::Forward;
@@ -280,10 +286,10 @@ const std::vector<io::KeySchema>& var_keys() {
       {"model.rate", "number", "0", "in [-1, 1]",
        "risk: the risk-free rate that values the options"},
       {"model.portfolio", "list of blocks or block", "-", "",
-       "risk: the positions, each a stock, forward, option, digital or barrier option on one asset; or {file, groups}"},
+       "risk: the positions, each a stock, forward, option, digital, barrier or Asian option on one asset; or {file, groups}"},
       {"model.portfolio.file", "text", "", "",
-       "risk: a CSV of positions: id, type (stock, forward, option, digital, barrier), underlying, quantity, option, "
-       "strike, maturity, barrier, kind and grouping columns"},
+       "risk: a CSV of positions: id, type (stock, forward, option, digital, barrier, asian), underlying, quantity, "
+       "option, strike, maturity, barrier, kind, average, fixings and grouping columns"},
       {"model.portfolio.groups", "any", "none", "",
        "risk: the file's grouping columns (desk, book, ...), reported per value"},
       {"model.portfolio.standalone", "one of", "false", "false, true",
@@ -292,9 +298,14 @@ const std::vector<io::KeySchema>& var_keys() {
        "written by mcsim: the positions file's digest (HEX of PATH); read again over a changed file, the job is refused"},
       {"model.portfolio[].name", "text", "p0, p1, ...", "",
        "risk: the position's name in the contributions"},
-      {"model.portfolio[].type", "one of", "", "stock, forward, option, digital, barrier",
+      {"model.portfolio[].type", "one of", "", "stock, forward, option, digital, barrier, asian",
        "risk: the kind of position (digital: cash-or-nothing, one unit of cash a unit held; barrier: continuously "
-       "monitored, no rebate, checked at the horizon's spot)"},
+       "monitored, no rebate, checked at the horizon's spot; asian: on a geometric average, its fixings before the "
+       "horizon valued given the spots today and at the horizon)"},
+      {"model.portfolio[].average", "one of", "", "geometric, arithmetic",
+       "risk: the Asian's average; only a geometric one has the closed form risk revalues with (asian positions)"},
+      {"model.portfolio[].fixings", "whole number", "", ">= 1, <= 10000",
+       "risk: the Asian's fixings, evenly spaced from today to maturity, the first maturity / fixings from today"},
       {"model.portfolio[].kind", "one of", "", "down-and-out, up-and-out, down-and-in, up-and-in",
        "risk: the barrier's kind (barrier positions)"},
       {"model.portfolio[].barrier", "number", "", "> 0",
@@ -304,11 +315,11 @@ const std::vector<io::KeySchema>& var_keys() {
       {"model.portfolio[].quantity", "number", "", "",
        "risk: units held (negative: short)"},
       {"model.portfolio[].option", "one of", "", "call, put",
-       "risk: call or put (option, digital and barrier positions)"},
+       "risk: call or put (option, digital, barrier and asian positions)"},
       {"model.portfolio[].strike", "number", "", "> 0 or any for a forward",
-       "risk: the strike (forward, option, digital and barrier positions)"},
+       "risk: the strike (forward, option, digital, barrier and asian positions)"},
       {"model.portfolio[].maturity", "number", "", "> 0",
-       "risk: years to maturity today (forward, option, digital and barrier positions)"},
+       "risk: years to maturity today (forward, option, digital, barrier and asian positions)"},
       {"model.factors.dof", "number", "", "in (2, 1e+06]",
        "risk: the Student-t degrees of freedom"},
       {"model.keep_pnl", "one of", "false", "false, true",

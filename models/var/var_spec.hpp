@@ -30,11 +30,19 @@ struct Position {
   double barrier = 0;     // barrier options: the level H
   std::string name;       // default p<index>: names its contributions
   std::vector<std::string> groups;  // its value in each of VarSpec::group_columns
+  int fixings = 0;        // Asians: fixings evenly spaced to maturity, the first maturity / fixings from today
+  Contract contract() const { return {instrument, strike, barrier, maturity, fixings}; }
 };
 
-// Position p's value with `remaining` years left, at spot S, rate r and its asset's volatility.
-inline double value_of(const Position& p, double remaining, double spot, double rate, double volatility) {
-  return position_value(p.instrument, p.quantity, p.strike, p.barrier, remaining, spot, rate, volatility);
+// Asians: the most fixings, and why an arithmetic average is refused.
+constexpr std::uint64_t kMaxFixings = 10000;
+constexpr const char* kArithmeticAverage =
+    "an arithmetic average has no closed form, and risk revalues every position in closed form: use geometric";
+
+// Position p's value `elapsed` years from today at spot S (today's spot spot_today),
+// rate r and its asset's volatility.
+inline double value_of(const Position& p, double elapsed, double spot, double spot_today, double rate, double volatility) {
+  return position_value(p.contract(), p.quantity, spot, {elapsed, spot_today, rate, volatility});
 }
 
 // The error of a barrier position whose barrier today's spot of `asset` has crossed
