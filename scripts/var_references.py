@@ -146,11 +146,25 @@ def geometric_asian(spot, spot0, strike, maturity, fixings, elapsed, vol, call):
     return disc * (strike * norm_cdf(-d2) - forward * norm_cdf(-d1))
 
 
-def value(pos, spot, elapsed):
+def exchange(spot, other_spot, tau, vol):
+    """Margrabe: S N(d1) - S' N(d2), the volatility of ln(S / S')."""
+    if spot < 1e-300 or other_spot < 1e-300:
+        return max(spot - other_spot, 0.0)
+    sd = vol * math.sqrt(tau)
+    d1 = math.log(spot / other_spot) / sd + 0.5 * sd
+    return spot * norm_cdf(d1) - other_spot * norm_cdf(d1 - sd)
+
+
+def value(pos, spot, elapsed, spots=None):
     kind, asset, qty = pos[0], pos[1], pos[2]
     vol = ASSETS[asset][1]
     if kind == "stock":
         return qty * spot
+    if kind == "exchange":  # ("exchange", asset, qty, maturity, other, correlation)
+        other, rho = pos[4], pos[5]
+        vo = ASSETS[other][1]
+        pair_vol = math.sqrt(max(0.0, vol * vol + vo * vo - 2 * rho * vol * vo))
+        return qty * exchange(spot, spots[other], pos[3] - elapsed, pair_vol)
     strike, maturity = pos[3], pos[4]
     if kind == "forward":
         return qty * (spot - strike * math.exp(-RATE * (maturity - elapsed)))
@@ -165,9 +179,12 @@ def value(pos, spot, elapsed):
 
 
 def position_loss(pos, z):
-    s0, vol, drift = ASSETS[pos[1]]
-    spot = s0 * math.exp((drift - 0.5 * vol * vol) * H + vol * math.sqrt(H) * z)
-    return value(pos, s0, 0) - value(pos, spot, H)
+    """Every asset moved by the one shock z (one asset, or perfectly correlated ones)."""
+    today = {a: s0 for a, (s0, _, _) in ASSETS.items()}
+    later = {a: s0 * math.exp((drift - 0.5 * vol * vol) * H + vol * math.sqrt(H) * z)
+             for a, (s0, vol, drift) in ASSETS.items()}
+    a = pos[1]
+    return value(pos, today[a], 0, today) - value(pos, later[a], H, later)
 
 
 def tail(portfolio, shock, level, f):
@@ -196,6 +213,8 @@ CASES = [
                     ("digital-put", "ACME", -8000, 90, 0.5)], 5, ["stock", "up", "down"]),
     ("knock-out-call", [("stock", "ACME", 500), ("down-and-out-call", "ACME", 2000, 100, 0.5, 85)], None,
      ["stock", "ko"]),
+    ("exchange-perfect", [("stock", "BETA", 2000), ("exchange", "ACME", 1500, 0.5, "BETA", 1.0)], None,
+     ["b", "swap"]),
     ("geometric-asian-put", [("stock", "ACME", 1000), ("geometric-asian-put", "ACME", 1000, 100, 0.5, 26)], 5,
      ["stock", "avg"]),
 ]

@@ -23,22 +23,25 @@ using namespace var_history;
 TEST_CASE("positions from a CSV file value as the same positions in the config", "[var][historical][config]") {
   const std::string history = write("history.csv", history_csv());
   const std::string book = write("book.csv",
-                                 "id,type,underlying,quantity,option,strike,maturity,desk,barrier,kind,average,fixings\n"
-                                 "a,stock,A,1000,,,,equity,,,,\n"
-                                 "b,stock,B,-500,,,,equity,,,,\n"
-                                 "fwd,forward,B,300,,41,1,delta-one,,,,\n"
-                                 "put,option,A,200,put,95,0.5,vol,,,,\n"
-                                 "dig,digital,A,-5000,call,105,0.75,vol,,,,\n"
-                                 "ko,barrier,A,400,put,125,0.5,vol,150,up-and-out,,\n"
-                                 "avg,asian,A,-300,call,130,0.6,vol,,,geometric,30\n");
+                                 "id,type,underlying,quantity,option,strike,maturity,desk,barrier,kind,average,fixings,"
+                                 "other,correlation\n"
+                                 "a,stock,A,1000,,,,equity,,,,,,\n"
+                                 "b,stock,B,-500,,,,equity,,,,,,\n"
+                                 "fwd,forward,B,300,,41,1,delta-one,,,,,,\n"
+                                 "put,option,A,200,put,95,0.5,vol,,,,,,\n"
+                                 "dig,digital,A,-5000,call,105,0.75,vol,,,,,,\n"
+                                 "ko,barrier,A,400,put,125,0.5,vol,150,up-and-out,,,,\n"
+                                 "avg,asian,A,-300,call,130,0.6,vol,,,geometric,30,,\n"
+                                 "swap,exchange,B,150,,,0.9,vol,,,,,A,0.35\n");
   const std::string listed = "  portfolio:\n" + kBook +
                              "    - { name: put, type: option, option: put, asset: A, strike: 95, maturity: 0.5, quantity: 200 }\n"
                              "    - { name: dig, type: digital, option: call, asset: A, strike: 105, maturity: 0.75, quantity: -5000 }\n"
                              "    - { name: ko, type: barrier, option: put, kind: up-and-out, barrier: 150, asset: A, strike: 125,"
                              " maturity: 0.5, quantity: 400 }\n"
                              "    - { name: avg, type: asian, average: geometric, fixings: 30, option: call, asset: A, strike: 130,"
-                             " maturity: 0.6, quantity: -300 }\n";
-  const std::string vols = "    assets: [{ name: A, volatility: 0.25 }, { name: B }]\n";
+                             " maturity: 0.6, quantity: -300 }\n"
+                             "    - { name: swap, type: exchange, asset: B, other: A, correlation: 0.35, maturity: 0.9, quantity: 150 }\n";
+  const std::string vols = "    assets: [{ name: A, volatility: 0.25 }, { name: B, volatility: 0.4 }]\n";
   const auto with_vols = [&](std::string t) { const std::string plain = "    assets: [{ name: A }, { name: B }]\n";
     return t.replace(t.find(plain), plain.size(), vols); };
   const auto a = run_cpu(with_vols(historical_job(history, "", listed)));
@@ -157,7 +160,7 @@ TEST_CASE("mistakes in a positions file name its line and column", "[var][histor
                                                      "h,forward,B,1,,40,0.01\n"    // ends before the horizon
                                                      "i,digital,A,1,,40,1\n");      // a digital call or put?
     CHECK(has_line(e, p + ":3:1: position 'a' is listed twice"));
-    CHECK(has_line(e, p + ":4:3: type must be one of stock, forward, option, digital, barrier, asian (got 'bond')"));
+    CHECK(has_line(e, p + ":4:3: type must be one of stock, forward, option, digital, barrier, asian, exchange (got 'bond')"));
     CHECK(has_line(e, p + ":5:9: no risk factor named 'AA' (did you mean 'A'?)"));
     CHECK(has_line(e, p + ":6:11: expected a number in column 'quantity', got 'lots'"));
     CHECK(has_line(e, p + ":7:14: a stock takes no strike (got '100')"));
@@ -194,6 +197,21 @@ TEST_CASE("mistakes in a positions file name its line and column", "[var][histor
     CHECK(has_line(e, p + ":6:26: an option takes no fixings (got '12')"));
     for (const auto& line : e) UNSCOPED_INFO(line);
     CHECK(e.size() == 5);  // and the job's: A's options need its volatility
+  }
+  {
+    // Exchanges: another asset, and in historical simulation their own correlation.
+    const auto [p, e] = errors("exchanges.csv", "id,type,underlying,quantity,strike,maturity,other,correlation\n"
+                                                "a,exchange,A,1,,1,B,0.3\n"     // fine
+                                                "b,exchange,A,1,,1,B,\n"        // which correlation?
+                                                "c,exchange,A,1,,1,A,0.3\n"     // for itself
+                                                "d,exchange,A,1,100,1,B,0.3\n"  // no strike
+                                                "e,stock,A,1,,,B,\n");          // a stock has no other
+    CHECK(has_line(e, p + ":3:21: an exchange needs a value in column correlation"));
+    CHECK(has_line(e, p + ":4:19: an exchange gives one asset for another, not for itself"));
+    CHECK(has_line(e, p + ":5:16: an exchange takes no strike (got '100')"));
+    CHECK(has_line(e, p + ":6:15: a stock takes no other (got 'B')"));
+    for (const auto& line : e) UNSCOPED_INFO(line);
+    CHECK(e.size() == 6);  // and the job's: A's and B's options need their volatilities
   }
   {
     const auto [p, e] = errors("group.csv", header + "a,stock,A,1,,,\n", ", groups: [desk]");

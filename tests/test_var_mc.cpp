@@ -70,7 +70,7 @@ TEST_CASE("contributions add up to VaR and ES", "[var]") {
   for (const char* level : {"0.9", "0.99", "0.999"}) {
     INFO(level);
     double var = 0, es = 0;
-    for (int p = 0; p < 5; ++p) {
+    for (int p = 0; p < 6; ++p) {
       var += est.at(std::string("var_") + level + ".p" + std::to_string(p)).value;
       es += est.at(std::string("es_") + level + ".p" + std::to_string(p)).value;
     }
@@ -195,7 +195,7 @@ TEST_CASE("the results file holds the histogram quantiles and contributions", "[
   REQUIRE(tables.count("quantiles"));
   CHECK(tables["quantiles"].data.size() == 3 * 6);
   CHECK(tables["quantiles"].data[1] == by_name(r).at("var_0.9").value);
-  CHECK(tables["contributions"].data.size() == 3 * 5 * 6);
+  CHECK(tables["contributions"].data.size() == 3 * 6 * 6);
   CHECK(s.chunk_tallies.size() == 3 * 25);  // loss moments of each of the 25 chunks
   std::filesystem::remove_all(dir);
 }

@@ -79,6 +79,15 @@ TEST_CASE("a portfolio-risk block reads into typed values", "[var][config]") {
   REQUIRE(asian.errors.empty());
   CHECK(asian.spec.portfolio[3].instrument == var::Instrument::AsianPut);
   CHECK(asian.spec.portfolio[3].fixings == 12);
+  // An exchange takes the factors' correlation of its two assets unless it gives one.
+  const std::string exchange = "  - { type: exchange, asset: ACME, other: BOLT, maturity: 1, quantity: 10 }\n";
+  const auto pair = parse(kModel + exchange);
+  INFO(pair.errors);
+  REQUIRE(pair.errors.empty());
+  CHECK(pair.spec.portfolio[3].instrument == var::Instrument::Exchange);
+  CHECK(pair.spec.portfolio[3].other == 1);
+  CHECK(pair.spec.portfolio[3].correlation == 0.4);
+  CHECK(parse(kModel + with(exchange, "quantity", "correlation: -0.2, quantity")).spec.portfolio[3].correlation == -0.2);
 }
 
 TEST_CASE("portfolio-risk mistakes name their key and line", "[var][config]") {
@@ -102,6 +111,11 @@ TEST_CASE("portfolio-risk mistakes name their key and line", "[var][config]") {
   has(kModel + asian, "v.yaml:15:29: model.portfolio[3].average: an arithmetic average has no closed form");
   has(kModel + with(asian, "fixings: 12", "fixings: 0"), "model.portfolio[3].fixings: must be");
   has(kModel + with(asian, "fixings: 12, ", ""), "model.portfolio[3]: missing required key 'fixings'");
+  const std::string exchange = "  - { type: exchange, asset: ACME, other: BOLT, maturity: 1, quantity: 10 }\n";
+  has(kModel + with(exchange, "other: BOLT", "other: ACME"), "model.portfolio[3].other: an exchange gives one asset for another");
+  has(kModel + with(exchange, "other: BOLT", "other: BOLD"), "no risk factor named 'BOLD' (did you mean 'BOLT'?)");
+  has(kModel + with(exchange, "maturity", "strike: 3, maturity"), "unknown key 'model.portfolio[3].strike' (allowed: asset, correlation, maturity, name, other, quantity, type)");
+  has(kModel + with(exchange, "quantity", "correlation: 1.5, quantity"), "model.portfolio[3].correlation: must be in [-1, 1]");
 }
 
 TEST_CASE("the portfolio's value and Greeks keep put-call parity", "[var]") {
@@ -191,6 +205,30 @@ TEST_CASE("a geometric Asian revalues at the closed form today, and at the horiz
   CHECK(u.u[6] == Approx(1 / u.u[2]).epsilon(1e-15));
 }
 
+TEST_CASE("an exchange revalues at Margrabe's value, its Greeks on both assets the closed form's slopes", "[var]") {
+  auto p = parse(kModel).spec;
+  const double S = p.assets[0].spot, So = p.assets[1].spot, v = p.assets[0].volatility, vo = p.assets[1].volatility;
+  const double rho = 0.4, T = 0.7, q = -25;
+  const auto margrabe = [&](double s1, double s2) { return q * option::margrabe_price(s1, s2, 0, 0, v, vo, rho, T); };
+  var::Position x{var::Instrument::Exchange, 0, q, 0, T};
+  x.other = 1, x.correlation = rho;
+  p.portfolio = {x};
+  const auto g = var::portfolio_greeks(p);
+  CHECK(g.value == Approx(margrabe(S, So)).epsilon(1e-12));
+  CHECK(var::value_of(x, 0, S, S, p.rate, var::volatility_of(p, x), So) == Approx(margrabe(S, So)).epsilon(1e-12));
+  // Slopes by central differences of the closed form (steps of 1e-4 of each spot).
+  const double h = 1e-4 * S, ho = 1e-4 * So;
+  CHECK(g.delta[0] == Approx((margrabe(S + h, So) - margrabe(S - h, So)) / (2 * h)).epsilon(1e-7));
+  CHECK(g.delta[1] == Approx((margrabe(S, So + ho) - margrabe(S, So - ho)) / (2 * ho)).epsilon(1e-7));
+  CHECK(g.gamma[0] == Approx((margrabe(S + h, So) - 2 * margrabe(S, So) + margrabe(S - h, So)) / (h * h)).epsilon(1e-4));
+  CHECK(g.gamma[1] == Approx((margrabe(S, So + ho) - 2 * margrabe(S, So) + margrabe(S, So - ho)) / (ho * ho)).epsilon(1e-4));
+  REQUIRE(g.cross.size() == 1);
+  CHECK(g.cross[0].i == 0);
+  CHECK(g.cross[0].j == 1);
+  CHECK(g.cross[0].gamma == Approx((margrabe(S + h, So + ho) - margrabe(S + h, So - ho) - margrabe(S - h, So + ho) +
+                                    margrabe(S - h, So - ho)) / (4 * h * ho)).epsilon(1e-4));
+}
+
 TEST_CASE("VaR shares move with the VaR along each unit's own slope", "[var]") {
   // Three units in a band whose mean loss is 100, a tail whose mean (the ES) is 150.
   const double band_mean = 100, es = 150;
@@ -219,9 +257,10 @@ TEST_CASE("delta-normal VaR of stocks is the normal quantile of the linear loss"
 TEST_CASE("delta-gamma-normal matches the mean and variance of the quadratic loss", "[var]") {
   // Sample the second-order loss -(delta dS + gamma dS^2 / 2) on correlated normal
   // shocks and compare its moments with the formula's (through VaR at two levels).
-  auto p = parse(kModel).spec;
+  auto p = parse(kModel + "  - { type: exchange, asset: BOLT, other: ACME, maturity: 0.5, quantity: -300 }\n").spec;
   for (auto& a : p.assets) a.drift = 0;
   const auto g = var::portfolio_greeks(p);
+  REQUIRE(g.cross.size() == 1);  // the exchange's cross gamma, in the loss below
   const double h = p.horizon();
   std::mt19937_64 rng(5);
   std::normal_distribution<double> normal;
@@ -231,10 +270,12 @@ TEST_CASE("delta-gamma-normal matches the mean and variance of the quadratic los
     const double z0 = normal(rng), z1 = 0.4 * z0 + std::sqrt(1 - 0.16) * normal(rng);
     double loss = 0;
     const double z[2] = {z0, z1};
+    double ds[2];
     for (int i = 0; i < 2; ++i) {
-      const double ds = p.assets[i].spot * p.assets[i].volatility * std::sqrt(h) * z[i];
-      loss -= g.delta[i] * ds + 0.5 * g.gamma[i] * ds * ds;
+      ds[i] = p.assets[i].spot * p.assets[i].volatility * std::sqrt(h) * z[i];
+      loss -= g.delta[i] * ds[i] + 0.5 * g.gamma[i] * ds[i] * ds[i];
     }
+    loss -= g.cross[0].gamma * ds[g.cross[0].i] * ds[g.cross[0].j];
     sum += loss, sum_sq += loss * loss;
   }
   const double mean = sum / n, sd = std::sqrt(sum_sq / n - mean * mean);

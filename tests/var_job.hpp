@@ -40,7 +40,8 @@ inline std::string var_book_job(const std::string& extra_run = "") {
          "    - { type: option, option: put, asset: A, strike: 90, maturity: 0.5, quantity: 800 }\n"
          "    - { type: option, option: call, asset: B, strike: 45, maturity: 0.25, quantity: -1500 }\n"
          "    - { type: forward, asset: C, strike: 255, maturity: 1.0, quantity: 300 }\n"
-         "    - { type: option, option: put, asset: C, strike: 230, maturity: 0.75, quantity: -400 }\n";
+         "    - { type: option, option: put, asset: C, strike: 230, maturity: 0.75, quantity: -400 }\n"
+         "    - { type: exchange, asset: C, other: A, maturity: 0.6, quantity: 200 }\n";
 }
 
 // A stock, cash-or-nothing digitals and a down-and-out call on one asset whose

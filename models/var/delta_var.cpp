@@ -8,10 +8,22 @@
 namespace mcsim::var {
 
 namespace {
-// One position's dV/dS and d2V/dS2 on its own asset.
-std::pair<double, double> position_greeks(const VarSpec& s, const Position& p) {
+// One position's dV/dS and d2V/dS2 on its asset; an exchange's also dV/dS' and
+// d2V/dS'2 on its other asset, and d2V/dS dS'.
+struct PositionGreeks {
+  double delta, gamma, other_delta = 0, other_gamma = 0, cross_gamma = 0;
+};
+PositionGreeks position_greeks(const VarSpec& s, const Position& p) {
   if (p.instrument == Instrument::Stock || p.instrument == Instrument::Forward) return {p.quantity, 0.0};
   const RiskAsset& a = s.assets[static_cast<std::size_t>(p.asset)];
+  if (is_pair(p.instrument)) {
+    // Margrabe: V = S N(d1) - S' N(d2), d1 = ln(S / S') / sd + sd / 2.
+    const double other = s.assets[static_cast<std::size_t>(p.other)].spot, q = p.quantity;
+    const double sd = volatility_of(s, p) * std::sqrt(p.maturity), d1 = std::log(a.spot / other) / sd + 0.5 * sd;
+    const double n1 = option::normal_pdf(d1), n2 = option::normal_pdf(d1 - sd);
+    return {q * option::normal_cdf(d1), q * n1 / (a.spot * sd), -q * option::normal_cdf(d1 - sd), q * n2 / (other * sd),
+            -q * n1 / (other * sd)};
+  }
   const option::BsmInput in{a.spot, p.strike, s.rate, 0.0, a.volatility, p.maturity, is_call(p.instrument)};
   if (is_barrier(p.instrument) || is_asian(p.instrument)) {
     // No closed-form Greeks here: central differences of the closed-form value, a
@@ -30,14 +42,21 @@ std::pair<double, double> position_greeks(const VarSpec& s, const Position& p) {
 
 PortfolioGreeks portfolio_greeks(const VarSpec& s) {
   const std::size_t n = s.assets.size();
-  PortfolioGreeks g{0, std::vector<double>(n, 0.0), std::vector<double>(n, 0.0)};
+  PortfolioGreeks g{0, std::vector<double>(n, 0.0), std::vector<double>(n, 0.0), {}};
   for (const Position& p : s.portfolio) {
     const RiskAsset& a = s.assets[static_cast<std::size_t>(p.asset)];
     const auto i = static_cast<std::size_t>(p.asset);
-    g.value += value_of(p, 0, a.spot, a.spot, s.rate, a.volatility);
-    const auto [delta, gamma] = position_greeks(s, p);
-    g.delta[i] += delta;
-    g.gamma[i] += gamma;
+    const double other_spot = p.other >= 0 ? s.assets[static_cast<std::size_t>(p.other)].spot : 0.0;
+    g.value += value_of(p, 0, a.spot, a.spot, s.rate, volatility_of(s, p), other_spot);
+    const PositionGreeks d = position_greeks(s, p);
+    g.delta[i] += d.delta;
+    g.gamma[i] += d.gamma;
+    if (p.other >= 0) {
+      const auto o = static_cast<std::size_t>(p.other);
+      g.delta[o] += d.other_delta;
+      g.gamma[o] += d.other_gamma;
+      g.cross.push_back({i, o, d.cross_gamma});
+    }
   }
   return g;
 }
@@ -51,8 +70,9 @@ double drift(const VarSpec& s, std::size_t i) { return s.assets[i].spot * s.asse
 
 }  // namespace
 
-// L = -(b . Z + Z' A Z / 2) - m with Z ~ (0, C), A diagonal:
-// E L = -m - tr(A C) / 2, Var L = b' C b + tr((A C)^2) / 2 (normal Z).
+// L = -(b . Z + Z' A Z / 2) - m with Z ~ (0, C), A = D + X, D diagonal and X the
+// exchanges' cross terms: E L = -m - tr(A C) / 2, Var L = b' C b + tr((A C)^2) / 2
+// (normal Z), where tr((A C)^2) = tr((D C)^2) + 2 tr(D C X C) + tr((X C)^2).
 LossMoments loss_moments(const VarSpec& s, bool with_gamma) {
   const PortfolioGreeks g = portfolio_greeks(s);
   const std::size_t n = s.assets.size();
@@ -69,7 +89,24 @@ LossMoments loss_moments(const VarSpec& s, bool with_gamma) {
     for (std::size_t j = 0; j < n; ++j)
       var += b[i] * s.correlation[i][j] * b[j] + 0.5 * a[i] * s.correlation[i][j] * a[j] * s.correlation[j][i];
   }
-  return {mean, std::sqrt(var)};
+  if (with_gamma && !g.cross.empty()) {
+    struct Entry {
+      std::size_t i, j;
+      double x;
+    };
+    std::vector<Entry> x;  // X's entries, each pair both ways
+    for (const auto& c : g.cross) {
+      const double v = c.gamma * move(s, c.i) * move(s, c.j);
+      x.push_back({c.i, c.j, v}), x.push_back({c.j, c.i, v});
+    }
+    const auto& C = s.correlation;
+    for (const Entry& e : x) {
+      mean -= 0.5 * e.x * C[e.j][e.i];
+      for (std::size_t i = 0; i < n; ++i) var += a[i] * C[i][e.i] * e.x * C[e.j][i];
+      for (const Entry& f : x) var += 0.5 * e.x * C[e.j][f.i] * f.x * C[f.j][e.i];
+    }
+  }
+  return {mean, std::sqrt(std::max(0.0, var))};
 }
 
 LossMoments historical_loss_moments(const VarSpec& s) {
@@ -82,6 +119,8 @@ LossMoments historical_loss_moments(const VarSpec& s) {
       const double d = std::exp(s.historical_log_spots[t * n + i]) - s.assets[i].spot;
       loss -= g.delta[i] * d + 0.5 * g.gamma[i] * d * d;
     }
+    const auto move_of = [&](std::size_t i) { return std::exp(s.historical_log_spots[t * n + i]) - s.assets[i].spot; };
+    for (const auto& c : g.cross) loss -= c.gamma * move_of(c.i) * move_of(c.j);
     sum += loss, sum_sq += loss * loss;
   }
   const double mean = m ? sum / static_cast<double>(m) : 0.0;
@@ -111,9 +150,13 @@ std::vector<TailRisk> delta_normal_contributions(const VarSpec& s, double alpha)
   std::vector<TailRisk> out;
   for (const Position& p : s.portfolio) {
     const auto i = static_cast<std::size_t>(p.asset);
-    const double delta = position_greeks(s, p).first;
-    const double mean = -delta * drift(s, i);
-    const double share = total.sd > 0 ? delta * move(s, i) * cb[i] / total.sd : 0.0;  // Cov(loss_p, L) / sd(L)
+    const PositionGreeks d = position_greeks(s, p);
+    double mean = -d.delta * drift(s, i), cov = d.delta * move(s, i) * cb[i];  // Cov(loss_p, L)
+    if (p.other >= 0) {
+      const auto o = static_cast<std::size_t>(p.other);
+      mean -= d.other_delta * drift(s, o), cov += d.other_delta * move(s, o) * cb[o];
+    }
+    const double share = total.sd > 0 ? cov / total.sd : 0.0;
     out.push_back({mean + unit.var * share, mean + unit.es * share});
   }
   return out;

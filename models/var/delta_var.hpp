@@ -8,10 +8,16 @@
 namespace mcsim::var {
 
 // The portfolio's value today, and its sensitivities to each asset's spot: dV/dS_i
-// and d2V/dS_i^2 (positions are each on one asset, so the gamma matrix is diagonal).
+// and d2V/dS_i^2; the gamma matrix's other entries are the exchanges', each on two
+// assets: d2V/dS_i dS_j of one.
 struct PortfolioGreeks {
+  struct Cross {
+    std::size_t i, j;
+    double gamma;
+  };
   double value = 0;
   std::vector<double> delta, gamma;
+  std::vector<Cross> cross;
 };
 PortfolioGreeks portfolio_greeks(const VarSpec& s);
 

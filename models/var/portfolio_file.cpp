@@ -14,7 +14,8 @@ namespace {
 
 // Columns every row fills, and those only some types need.
 const std::vector<std::string> kRequired{"id", "type", "underlying", "quantity"};
-const std::vector<std::string> kByType{"option", "strike", "maturity", "barrier", "kind", "average", "fixings"};
+const std::vector<std::string> kByType{"option",  "strike",  "maturity", "barrier",
+                                       "kind",    "average", "fixings",  "other", "correlation"};
 // Groups the grouping columns may make together: each is a unit of the contributions'
 // sums on every device (models/var/scenario.hpp), so a column of ids is refused.
 constexpr std::size_t kMostGroups = 1000;
@@ -89,27 +90,29 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
     const io::CsvField &id = *field(row, 0), &type = *field(row, 1), &under = *field(row, 2), &qty = *field(row, 3);
     const io::CsvField *option = field(row, 4), *strike = field(row, 5), *maturity = field(row, 6);
     const io::CsvField *barrier = field(row, 7), *kind = field(row, 8), *average = field(row, 9), *fixings = field(row, 10);
+    const io::CsvField *other = field(row, 11), *correlation = field(row, 12);
     bool ok = true;
     p.name = id.text;
     if (p.name.empty()) ok = rows.error(id, "a position needs an id");
     else if (!ids.insert(p.name).second) ok = rows.error(id, "position '" + p.name + "' is listed twice");
-    if (const auto it = asset.find(under.text); it != asset.end()) {
-      p.asset = it->second;
-    } else {
-      const std::string hint = io::did_you_mean(under.text, names);
-      ok = rows.error(under, "no risk factor named '" + under.text + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
-    }
+    const auto asset_in = [&](const io::CsvField& f) {
+      if (const auto it = asset.find(f.text); it != asset.end()) return it->second;
+      const std::string hint = io::did_you_mean(f.text, names);
+      ok = rows.error(f, "no risk factor named '" + f.text + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+      return -1;
+    };
+    p.asset = asset_in(under);
     if (const auto q = rows.number(qty, "quantity", {})) p.quantity = *q;
     else ok = false;
     const bool stock = type.text == "stock", forward = type.text == "forward", digital = type.text == "digital";
-    const bool with_barrier = type.text == "barrier", asian = type.text == "asian";
-    const bool is_option = type.text == "option" || digital || with_barrier || asian;
-    if (!stock && !forward && !is_option) {
-      rows.error(type, "type must be one of stock, forward, option, digital, barrier, asian (got '" + type.text + "')");
+    const bool with_barrier = type.text == "barrier", asian = type.text == "asian", exchange = type.text == "exchange";
+    const bool is_option = type.text == "option" || digital || with_barrier || asian;  // a call or a put
+    if (!stock && !forward && !is_option && !exchange) {
+      rows.error(type, "type must be one of stock, forward, option, digital, barrier, asian, exchange (got '" + type.text + "')");
       continue;
     }
     // A field the type does not use, when filled in, is a row put in the wrong columns.
-    const std::string a_type = (type.text == "option" || type.text == "asian" ? "an " : "a ") + type.text;
+    const std::string a_type = (std::string("aeiou").find(type.text[0]) != std::string::npos ? "an " : "a ") + type.text;
     const auto needed = [&](const io::CsvField* f, const char* name, bool wanted) -> const io::CsvField* {
       const bool filled = f && !f->text.empty();
       if (wanted && !filled) {
@@ -132,8 +135,10 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
       }
     } else if (forward) {
       p.instrument = Instrument::Forward;
+    } else if (exchange) {
+      p.instrument = Instrument::Exchange;
     }
-    if (const io::CsvField* f = needed(strike, "strike", !stock)) {
+    if (const io::CsvField* f = needed(strike, "strike", !stock && !exchange)) {
       if (const auto k = rows.number(*f, "strike", is_option ? io::Range::positive() : io::Range{})) p.strike = *k;
       else ok = false;
     }
@@ -172,6 +177,19 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
       const auto n = io::parse_count(f->text);
       if (n && *n >= 1 && *n <= kMaxFixings) p.fixings = static_cast<int>(*n);
       else ok = rows.error(*f, fmt::format("fixings must be a whole number from 1 to {} (got '{}')", kMaxFixings, f->text));
+    }
+    if (const io::CsvField* f = needed(other, "other", exchange)) {
+      p.other = asset_in(*f);
+      if (p.other >= 0 && p.other == p.asset) ok = rows.error(*f, "an exchange gives one asset for another, not for itself");
+    }
+    // An exchange's own correlation, or else the factors'; historical simulation has
+    // no model of the factors, so there it is the exchange's.
+    const bool own = exchange && (s.historical() || (correlation && !correlation->text.empty()));
+    if (const io::CsvField* f = needed(correlation, "correlation", own)) {
+      if (const auto c = rows.number(*f, "correlation", io::Range{-1, 1})) p.correlation = *c;
+      else ok = false;
+    } else if (exchange && p.asset >= 0 && p.other >= 0) {
+      p.correlation = s.correlation[static_cast<std::size_t>(p.asset)][static_cast<std::size_t>(p.other)];
     }
     for (int g : group_column) {
       const io::CsvField& f = row[static_cast<std::size_t>(g)];

@@ -14,11 +14,13 @@ namespace mcsim::var {
 // Digitals are cash-or-nothing: one unit of cash at maturity if the spot ends above
 // (call) or below (put) the strike. Barriers are single continuously monitored
 // barriers without rebate, in option::BarrierKind's order, call then put. Asians
-// pay on the geometric average of fixings evenly spaced from today to maturity.
+// pay on the geometric average of fixings evenly spaced from today to maturity. An
+// exchange is on two assets: it pays max(S_T - S'_T, 0) for its asset S and the
+// other S' (Margrabe's option to give one S' for one S).
 enum class Instrument : int {
   Stock, Forward, Call, Put, DigitalCall, DigitalPut,
   DownOutCall, DownOutPut, UpOutCall, UpOutPut, DownInCall, DownInPut, UpInCall, UpInPut,
-  AsianCall, AsianPut
+  AsianCall, AsianPut, Exchange
 };
 
 MCSIM_HD bool is_vanilla(Instrument k) { return k == Instrument::Call || k == Instrument::Put; }
@@ -28,6 +30,7 @@ MCSIM_HD bool is_barrier(Instrument k) {
          static_cast<int>(k) <= static_cast<int>(Instrument::UpInPut);
 }
 MCSIM_HD bool is_asian(Instrument k) { return k == Instrument::AsianCall || k == Instrument::AsianPut; }
+MCSIM_HD bool is_pair(Instrument k) { return k == Instrument::Exchange; }
 // Valued by Black-Scholes-Merton, so at its asset's volatility.
 MCSIM_HD bool is_option(Instrument k) { return k != Instrument::Stock && k != Instrument::Forward; }
 MCSIM_HD bool is_call(Instrument k) {
@@ -36,6 +39,14 @@ MCSIM_HD bool is_call(Instrument k) {
 }
 MCSIM_HD option::BarrierKind barrier_of(Instrument k) {
   return static_cast<option::BarrierKind>((static_cast<int>(k) - static_cast<int>(Instrument::DownOutCall)) / 2);
+}
+// Whether a unit's value grows without bound with a spot (a short one's loss then
+// has no mean under Student-t shocks): stocks, forwards, exchanges and calls that
+// cannot be knocked out above.
+inline bool unbounded_value(Instrument k) {
+  if (k == Instrument::Stock || k == Instrument::Forward || k == Instrument::Exchange) return true;
+  if (is_digital(k) || !is_call(k)) return false;
+  return !(is_barrier(k) && barrier_of(k) == option::BarrierKind::UpOut);
 }
 inline Instrument barrier_instrument(option::BarrierKind b, bool call) {
   return static_cast<Instrument>(static_cast<int>(Instrument::DownOutCall) + 2 * static_cast<int>(b) + (call ? 0 : 1));
@@ -87,6 +98,15 @@ MCSIM_HD Real unit_value(Instrument kind, Real spot, Real log_spot, const Real* 
   }
 }
 
+// One exchange on spots S and S' (log spots x, x'): Margrabe's value, Black-Scholes
+// with S' for the discounted strike and the volatility of ln(S / S') (unit_terms'
+// sd and 1 / sd).
+template <class Real>
+MCSIM_HD Real exchange_value(Real spot, Real other_spot, Real log_spot, Real log_other, const Real* u) {
+  const Real sd = u[2], inv_sd = u[6];
+  return option::bsm_of_d1(spot, other_spot, (log_spot - log_other) * inv_sd + Real(0.5) * sd, sd, Real(1));
+}
+
 // A geometric average G of n fixings at t_k = k T / n, seen `elapsed` (e) years
 // from today: ln G = c0 + c1 ln S_e + a normal of variance v. Fixings up to e are
 // taken given ln S_0 and ln S_e (a Brownian bridge: the horizon's revaluation does
@@ -115,7 +135,8 @@ inline AverageMoments average_moments(int n, double maturity, double elapsed, do
 }
 
 // What a unit is and where it is valued: `elapsed` years from today, whose spot
-// was spot_today, at rate r and its asset's volatility.
+// was spot_today, at rate r and its asset's volatility (an exchange's: of the log
+// of its two spots' ratio).
 struct Contract {
   Instrument kind;
   double strike, barrier, maturity;
@@ -149,8 +170,10 @@ inline UnitTerms unit_terms(const Contract& c, const ValuedAt& at) {
   return t;
 }
 
-// `quantity` units at spot S.
-inline double position_value(const Contract& c, double quantity, double spot, const ValuedAt& at) {
+// `quantity` units at spot S (an exchange: and the other spot S').
+inline double position_value(const Contract& c, double quantity, double spot, const ValuedAt& at, double other_spot = 0) {
+  if (is_pair(c.kind))
+    return quantity * exchange_value(spot, other_spot, std::log(spot), std::log(other_spot), unit_terms(c, at).u);
   if (c.kind == Instrument::Stock) return quantity * spot;
   const UnitTerms t = unit_terms(c, at);
   return quantity * unit_value(c.kind, spot, is_option(c.kind) ? std::log(spot) : 0.0, t.u);

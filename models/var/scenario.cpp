@@ -9,9 +9,12 @@ namespace mcsim::var {
 std::vector<int> revaluation_order(const VarSpec& s) {
   std::vector<int> order(s.portfolio.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return s.portfolio[static_cast<std::size_t>(a)].asset <
-                                              s.portfolio[static_cast<std::size_t>(b)].asset; });
+  // Each asset's own positions, then the exchanges (on two assets).
+  const auto key = [&](int k) {
+    const Position& p = s.portfolio[static_cast<std::size_t>(k)];
+    return std::make_pair(is_pair(p.instrument), p.asset);
+  };
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return key(a) < key(b); });
   return order;
 }
 
@@ -48,14 +51,15 @@ PortfolioArrays<Real> portfolio_arrays(const VarSpec& s) {
   for (int k : order) {
     const Position& p = s.portfolio[static_cast<std::size_t>(k)];
     const RiskAsset& x = s.assets[static_cast<std::size_t>(p.asset)];
+    const double volatility = volatility_of(s, p), other_spot = p.other >= 0 ? s.assets[static_cast<std::size_t>(p.other)].spot : 0;
     // At the horizon, inside the life of options and forwards.
-    const UnitTerms u = unit_terms(p.contract(), {h, x.spot, s.rate, x.volatility});
-    const double today = value_of(p, 0, x.spot, x.spot, s.rate, x.volatility);
+    const UnitTerms u = unit_terms(p.contract(), {h, x.spot, s.rate, volatility});
+    const double today = value_of(p, 0, x.spot, x.spot, s.rate, volatility, other_spot);
     a.reals.push_back(static_cast<Real>(p.quantity));
     a.reals.push_back(static_cast<Real>(today));
     for (double t : u.u) a.reals.push_back(static_cast<Real>(t));
     kind.push_back(static_cast<int>(p.instrument));
-    end[static_cast<std::size_t>(p.asset)] += 1;
+    if (!is_pair(p.instrument)) end[static_cast<std::size_t>(p.asset)] += 1;
   }
   a.historical = s.historical();
   for (double x : s.historical_log_spots) a.reals.push_back(static_cast<Real>(x));
@@ -63,6 +67,7 @@ PortfolioArrays<Real> portfolio_arrays(const VarSpec& s) {
   a.ints = end;
   a.ints.insert(a.ints.end(), kind.begin(), kind.end());
   for (int k : order) a.ints.push_back(s.portfolio[static_cast<std::size_t>(k)].asset);  // asset_of
+  for (int k : order) a.ints.push_back(s.portfolio[static_cast<std::size_t>(k)].other);  // other_of
   // Units: each position (revaluation order), then each group, its members in
   // revaluation order.
   std::vector<int> at(order.size()), begin{0}, members;

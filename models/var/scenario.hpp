@@ -19,7 +19,8 @@ namespace mcsim::var {
 constexpr int kTerms = 2 + kUnitTerms;
 
 // The portfolio as a scenario kernel reads it, through pointers to host or device
-// copies of PortfolioArrays. Positions are in asset order. Units are what the
+// copies of PortfolioArrays. Positions are in asset order, then the exchanges (on
+// two assets each) from asset_end[assets - 1] to the end. Units are what the
 // contributions sum losses of: each position alone, then each group of the book's
 // grouping columns (share_groups), a unit's members listed from unit_begin[u] to
 // unit_begin[u + 1] in `members`.
@@ -33,6 +34,7 @@ struct PortfolioView {
   const int* asset_end;   // asset i's positions end here
   const int* kind;        // per position: an Instrument
   const int* asset_of;    // per position: its asset
+  const int* other_of;    // per position: an exchange's other asset; -1 for the rest
   const int* unit_begin;  // units + 1 offsets into members
   const int* members;     // positions, by unit
   Real dof;               // Student-t degrees of freedom; 0: normal shocks
@@ -55,9 +57,9 @@ struct PortfolioArrays {
     const Real* terms = r + tri + 2 * assets;
     const Real* history = historical ? terms + static_cast<std::size_t>(kTerms) * positions : nullptr;
     const int* kind = i + assets;
-    const int* unit_begin = kind + 2 * positions;
-    return {assets, positions, units, r, r + tri, r + tri + assets, terms, i, kind, kind + positions, unit_begin,
-            unit_begin + units + 1, dof, history};
+    const int* unit_begin = kind + 3 * positions;
+    return {assets,    positions,           units, r,         r + tri, r + tri + assets, terms, i, kind, kind + positions,
+            kind + 2 * positions, unit_begin, unit_begin + units + 1, dof, history};
   }
   PortfolioView<Real> host_view() const { return view(reals.data(), ints.data()); }
 };
@@ -79,6 +81,13 @@ template <class Real>
 MCSIM_HD Real position_loss(const PortfolioView<Real>& pf, int p, Real spot, Real log_spot) {
   const Real* t = pf.terms + kTerms * p;
   return t[1] - t[0] * unit_value(static_cast<Instrument>(pf.kind[p]), spot, log_spot, t + 2);  // today - quantity x value
+}
+
+// Exchange p's loss at its two assets' log spots.
+template <class Real>
+MCSIM_HD Real pair_loss(const PortfolioView<Real>& pf, int p, Real log_spot, Real log_other) {
+  const Real* t = pf.terms + kTerms * p;
+  return t[1] - t[0] * exchange_value(Real(exp(log_spot)), Real(exp(log_other)), log_spot, log_other, t + 2);
 }
 
 // sqrt((dof - 2) / W) with W ~ chi-squared(dof): the factor that makes a normal
@@ -202,6 +211,7 @@ MCSIM_HD Real loss_at(const PortfolioView<Real>& pf, const Real* x, int stride) 
     const Real log_s = x[i * stride], s = exp(log_s);
     for (; p < pf.asset_end[i]; ++p) loss += position_loss(pf, p, s, log_s);
   }
+  for (; p < pf.positions; ++p) loss += pair_loss(pf, p, x[pf.asset_of[p] * stride], x[pf.other_of[p] * stride]);
   return loss;
 }
 
@@ -211,11 +221,14 @@ MCSIM_HD Real scenario_loss(const PortfolioView<Real>& pf, rng::Stream& stream, 
   return loss_at(pf, x, stride);
 }
 
-// Position p's loss at its asset's log spot x, in double: what the unit sums add.
+// Position p's loss at the log spots x[i * stride], in double: what the unit sums add.
 template <class Real>
-MCSIM_HD double position_loss_at(const PortfolioView<Real>& pf, int p, Real x) {
-  const Real spot = exp(x);
-  return static_cast<double>(position_loss(pf, p, spot, x));
+MCSIM_HD double position_loss_at(const PortfolioView<Real>& pf, int p, const Real* x, std::size_t stride) {
+  const Real log_spot = x[static_cast<std::size_t>(pf.asset_of[p]) * stride];
+  if (pf.other_of[p] >= 0)
+    return static_cast<double>(pair_loss(pf, p, log_spot, x[static_cast<std::size_t>(pf.other_of[p]) * stride]));
+  const Real spot = exp(log_spot);
+  return static_cast<double>(position_loss(pf, p, spot, log_spot));
 }
 
 // Unit u's loss: its members' losses loss_of(p) (position_loss_at, each computed

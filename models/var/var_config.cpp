@@ -137,6 +137,18 @@ void parse_factors(io::Block& factors, VarSpec& s) {
   }
 }
 
+// The index of the asset that `key` names; -1 (after an error) for none.
+int asset_named(io::Block& b, const char* key, const std::vector<std::string>& names) {
+  const std::string asset = b.text(key, std::nullopt);
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == asset) return static_cast<int>(i);
+  if (!names.empty() && !asset.empty()) {
+    const std::string hint = io::did_you_mean(asset, names);
+    b.error(key, "no risk factor named '" + asset + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+  }
+  return -1;
+}
+
 void parse_portfolio(io::Block& model, VarSpec& s) {
   std::vector<std::string> names;
   for (const auto& a : s.assets) names.push_back(a.name);
@@ -155,18 +167,31 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
     b.schema_note("name", "p0, p1, ...");
     p.name = b.text("name", "p" + std::to_string(s.portfolio.size()));
     if (!taken.insert(p.name).second) b.error("name", "position '" + p.name + "' is named twice");
-    const std::string type = b.choice("type", {"stock", "forward", "option", "digital", "barrier", "asian"}, std::nullopt);
-    const std::string asset = b.text("asset", std::nullopt);
+    const std::string type =
+        b.choice("type", {"stock", "forward", "option", "digital", "barrier", "asian", "exchange"}, std::nullopt);
+    p.asset = asset_named(b, "asset", names);
     p.quantity = b.real("quantity", std::nullopt);
-    p.asset = -1;
-    for (std::size_t i = 0; i < names.size(); ++i)
-      if (names[i] == asset) p.asset = static_cast<int>(i);
-    if (p.asset < 0 && !names.empty() && !asset.empty()) {
-      const std::string hint = io::did_you_mean(asset, names);
-      b.error("asset", "no risk factor named '" + asset + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
-    }
+    // Revalued at the horizon on its remaining life, which must not have ended.
+    const auto read_maturity = [&] {
+      p.maturity = b.real("maturity", std::nullopt, Range::positive());
+      if (b.valid() && p.maturity <= s.horizon())
+        b.error("maturity", fmt::format("{} years ends before the horizon of {} days ({:.6g} years)", p.maturity,
+                                        s.horizon_days, s.horizon()));
+    };
     if (type == "stock") {
       p.instrument = Instrument::Stock;
+    } else if (type == "exchange") {
+      p.instrument = Instrument::Exchange;
+      p.other = asset_named(b, "other", names);
+      if (p.other >= 0 && p.other == p.asset) b.error("other", "an exchange gives one asset for another, not for itself");
+      // Historical simulation has no model of the factors: the position gives its own.
+      b.schema_note("correlation", "the factors' (Monte Carlo)");
+      const bool pair = p.asset >= 0 && p.other >= 0;
+      const std::optional<double> factors =
+          s.historical() ? std::nullopt
+                         : std::optional<double>(pair ? s.correlation[static_cast<std::size_t>(p.asset)][static_cast<std::size_t>(p.other)] : 0.0);
+      p.correlation = b.real("correlation", factors, Range{-1, 1});
+      read_maturity();
     } else if (!type.empty()) {
       const bool forward = type == "forward";
       if (!forward) {
@@ -189,13 +214,11 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
         b.schema_note("strike", "", "any for a forward");
       }
       p.strike = b.real("strike", std::nullopt, forward ? Range{} : Range::positive());
-      p.maturity = b.real("maturity", std::nullopt, Range::positive());
-      // Revalued at the horizon on its remaining life, which must not have ended.
-      if (b.valid() && p.maturity <= s.horizon())
-        b.error("maturity", fmt::format("{} years ends before the horizon of {} days ({:.6g} years)", p.maturity,
-                                        s.horizon_days, s.horizon()));
+      read_maturity();
       if (b.valid() && p.asset >= 0)
-        if (const std::string e = knocked_already(p, asset, s.assets[static_cast<std::size_t>(p.asset)].spot); !e.empty())
+        if (const std::string e = knocked_already(p, names[static_cast<std::size_t>(p.asset)],
+                                                  s.assets[static_cast<std::size_t>(p.asset)].spot);
+            !e.empty())
           b.error("barrier", e);
     }
     b.finish();
@@ -208,13 +231,14 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
 void check_option_volatilities(io::Block& factors, const VarSpec& s) {
   std::vector<bool> named(s.assets.size(), false);
   for (const Position& p : s.portfolio)
-    if (is_option(p.instrument) && p.asset >= 0 &&
-        !(s.assets[static_cast<std::size_t>(p.asset)].volatility > 0) && !named[static_cast<std::size_t>(p.asset)]) {
-      named[static_cast<std::size_t>(p.asset)] = true;
-      factors.error_where(factors.where_of("assets", p.asset),
-                          "asset '" + s.assets[static_cast<std::size_t>(p.asset)].name + "' has options (" + p.name +
-                              "): give its volatility, which values them");
-    }
+    for (const int i : {p.asset, p.other})  // an exchange's two assets
+      if (is_option(p.instrument) && i >= 0 && !(s.assets[static_cast<std::size_t>(i)].volatility > 0) &&
+          !named[static_cast<std::size_t>(i)]) {
+        named[static_cast<std::size_t>(i)] = true;
+        factors.error_where(factors.where_of("assets", i), "asset '" + s.assets[static_cast<std::size_t>(i)].name +
+                                                               "' has options (" + p.name +
+                                                               "): give its volatility, which values them");
+      }
 }
 
 }  // namespace
@@ -286,10 +310,11 @@ const std::vector<io::KeySchema>& var_keys() {
       {"model.rate", "number", "0", "in [-1, 1]",
        "risk: the risk-free rate that values the options"},
       {"model.portfolio", "list of blocks or block", "-", "",
-       "risk: the positions, each a stock, forward, option, digital, barrier or Asian option on one asset; or {file, groups}"},
+       "risk: the positions, each a stock, forward, option, digital, barrier or Asian option on one asset or an exchange of "
+       "two; or {file, groups}"},
       {"model.portfolio.file", "text", "", "",
-       "risk: a CSV of positions: id, type (stock, forward, option, digital, barrier, asian), underlying, quantity, "
-       "option, strike, maturity, barrier, kind, average, fixings and grouping columns"},
+       "risk: a CSV of positions: id, type (stock, forward, option, digital, barrier, asian, exchange), underlying, "
+       "quantity, option, strike, maturity, barrier, kind, average, fixings, other, correlation and grouping columns"},
       {"model.portfolio.groups", "any", "none", "",
        "risk: the file's grouping columns (desk, book, ...), reported per value"},
       {"model.portfolio.standalone", "one of", "false", "false, true",
@@ -298,10 +323,15 @@ const std::vector<io::KeySchema>& var_keys() {
        "written by mcsim: the positions file's digest (HEX of PATH); read again over a changed file, the job is refused"},
       {"model.portfolio[].name", "text", "p0, p1, ...", "",
        "risk: the position's name in the contributions"},
-      {"model.portfolio[].type", "one of", "", "stock, forward, option, digital, barrier, asian",
+      {"model.portfolio[].type", "one of", "", "stock, forward, option, digital, barrier, asian, exchange",
        "risk: the kind of position (digital: cash-or-nothing, one unit of cash a unit held; barrier: continuously "
        "monitored, no rebate, checked at the horizon's spot; asian: on a geometric average, its fixings before the "
-       "horizon valued given the spots today and at the horizon)"},
+       "horizon valued given the spots today and at the horizon; exchange: Margrabe's option to give one unit of other for "
+       "one of asset)"},
+      {"model.portfolio[].other", "text", "", "",
+       "risk: the asset an exchange gives up (exchange positions: pays max(S_asset - S_other, 0) at maturity)"},
+      {"model.portfolio[].correlation", "number", "the factors' (Monte Carlo)", "in [-1, 1]",
+       "risk: the correlation of an exchange's two assets that values it (historical: required)"},
       {"model.portfolio[].average", "one of", "", "geometric, arithmetic",
        "risk: the Asian's average; only a geometric one has the closed form risk revalues with (asian positions)"},
       {"model.portfolio[].fixings", "whole number", "", ">= 1, <= 10000",
@@ -319,7 +349,7 @@ const std::vector<io::KeySchema>& var_keys() {
       {"model.portfolio[].strike", "number", "", "> 0 or any for a forward",
        "risk: the strike (forward, option, digital, barrier and asian positions)"},
       {"model.portfolio[].maturity", "number", "", "> 0",
-       "risk: years to maturity today (forward, option, digital, barrier and asian positions)"},
+       "risk: years to maturity today (forward, option, digital, barrier, asian and exchange positions)"},
       {"model.factors.dof", "number", "", "in (2, 1e+06]",
        "risk: the Student-t degrees of freedom"},
       {"model.keep_pnl", "one of", "false", "false, true",

@@ -92,7 +92,7 @@ std::vector<std::pair<std::string, double>> VarModel::diagnostics() const {
   if (spec_.student_t) {
     int unbounded = 0;
     for (const Position& p : spec_.portfolio)
-      unbounded += p.quantity < 0 && p.instrument != Instrument::Put && !is_digital(p.instrument) ? 1 : 0;
+      unbounded += p.quantity < 0 && unbounded_value(p.instrument) ? 1 : 0;
     out.emplace_back("es_unbounded_positions", unbounded);
   }
   return out;

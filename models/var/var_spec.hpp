@@ -1,6 +1,8 @@
 // The portfolio-risk job as read from `model:` (type: var): risk factors moving
 // over a horizon, and a portfolio revalued in full at its end.
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <iterator>
 #include <string>
@@ -31,8 +33,16 @@ struct Position {
   std::string name;       // default p<index>: names its contributions
   std::vector<std::string> groups;  // its value in each of VarSpec::group_columns
   int fixings = 0;        // Asians: fixings evenly spaced to maturity, the first maturity / fixings from today
+  int other = -1;         // exchanges: the asset given up
+  double correlation = 0; // exchanges: of the two assets, which values it
   Contract contract() const { return {instrument, strike, barrier, maturity, fixings}; }
 };
+
+// An exchange's volatility: of ln(S / S'), from its two assets' and its correlation.
+inline double pair_volatility(double volatility, double other_volatility, double correlation) {
+  return std::sqrt(std::max(0.0, volatility * volatility + other_volatility * other_volatility -
+                                     2 * correlation * volatility * other_volatility));
+}
 
 // Asians: the most fixings, and why an arithmetic average is refused.
 constexpr std::uint64_t kMaxFixings = 10000;
@@ -40,9 +50,11 @@ constexpr const char* kArithmeticAverage =
     "an arithmetic average has no closed form, and risk revalues every position in closed form: use geometric";
 
 // Position p's value `elapsed` years from today at spot S (today's spot spot_today),
-// rate r and its asset's volatility.
-inline double value_of(const Position& p, double elapsed, double spot, double spot_today, double rate, double volatility) {
-  return position_value(p.contract(), p.quantity, spot, {elapsed, spot_today, rate, volatility});
+// rate r and its asset's volatility (an exchange: pair_volatility, and the other
+// asset's spot S').
+inline double value_of(const Position& p, double elapsed, double spot, double spot_today, double rate, double volatility,
+                       double other_spot = 0) {
+  return position_value(p.contract(), p.quantity, spot, {elapsed, spot_today, rate, volatility}, other_spot);
 }
 
 // The error of a barrier position whose barrier today's spot of `asset` has crossed
@@ -86,6 +98,13 @@ struct VarSpec {
   bool age_weighted() const { return historical() && age_decay > 0; }
   std::uint64_t scenarios() const { return assets.empty() ? 0 : historical_log_spots.size() / assets.size(); }
 };
+
+// The volatility that values position p: its asset's, or an exchange's pair_volatility.
+inline double volatility_of(const VarSpec& s, const Position& p) {
+  const double v = s.assets[static_cast<std::size_t>(p.asset)].volatility;
+  return is_pair(p.instrument) ? pair_volatility(v, s.assets[static_cast<std::size_t>(p.other)].volatility, p.correlation)
+                               : v;
+}
 
 // Reads and checks the block; errors name the key and its line. Returns false
 // after an error (the diagnostics hold them all).

@@ -168,7 +168,7 @@ def test_risk_tables(files):
     assert q[q.level == 0.99]["var"].iloc[0] == var99["value"]
     c = r.tables["contributions"]
     assert set(c["name"]) == {"acme_stock", "acme_put", "bolt_calls", "crux_forward", "crux_put", "bolt_digital",
-                              "crux_knockout"}
+                              "crux_knockout", "acme_average", "crux_for_acme"}
     # Euler contributions add up to the VaR they split.
     at99 = c[c.level == 0.99]
     assert at99["var"].sum() == pytest.approx(var99["value"], rel=1e-6)

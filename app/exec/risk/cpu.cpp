@@ -45,7 +45,7 @@ void sums_on(const var::PortfolioArrays<Real>& a, std::uint64_t seed, const redu
       const std::uint32_t mask = masks[static_cast<std::size_t>(i)];
       var::scenario_log_spots(pf, stream, log_spots.data(), 1);
       for (int p = 0; p < a.positions; ++p)
-        position_loss[static_cast<std::size_t>(p)] = var::position_loss_at(pf, p, log_spots[static_cast<std::size_t>(pf.asset_of[p])]);
+        position_loss[static_cast<std::size_t>(p)] = var::position_loss_at(pf, p, log_spots.data(), 1);
       for (std::size_t u = 0; u < units; ++u) {
         const double l = var::unit_loss(pf, static_cast<int>(u), [&](int p) { return position_loss[static_cast<std::size_t>(p)]; });
         const reduce::Fixed f = unit.to_fixed(l), f2 = square_unit.to_fixed(l * l);

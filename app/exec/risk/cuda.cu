@@ -138,7 +138,7 @@ __global__ void position_losses_kernel(const var::PortfolioView<Real> pf, const 
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (i >= static_cast<std::size_t>(pf.positions) * m) return;
   const int p = static_cast<int>(i / m), s = static_cast<int>(i % m);
-  table[i] = var::position_loss_at(pf, p, log_spots[static_cast<std::size_t>(pf.asset_of[p]) * m + s]);
+  table[i] = var::position_loss_at(pf, p, log_spots + s, static_cast<std::size_t>(m));
 }
 
 // ... then the groups, one thread each (group, scenario) adding its members' rows.
