@@ -14,7 +14,8 @@ import sys
 
 H = 10 / 252  # ten trading days
 RATE = 0.03
-ASSETS = {"ACME": (100.0, 0.3, 0.05), "BETA": (50.0, 0.2, 0.02)}  # spot, vol, drift
+ASSETS = {"ACME": (100.0, 0.3, 0.05), "BETA": (50.0, 0.2, 0.02),  # spot, vol, drift
+          "VOL": (0.25, 0.8, 0.0)}  # ACME's implied volatility as a factor
 
 
 def norm_cdf(x):
@@ -84,6 +85,9 @@ class Shock:
 def bsm(spot, strike, tau, vol, call):
     if spot < 1e-300:  # far in the tail: the spot has vanished
         return 0.0 if call else strike * math.exp(-RATE * tau)
+    if vol < 1e-300:  # so has a volatility factor's level: the discounted intrinsic value
+        forward = spot - strike * math.exp(-RATE * tau)
+        return max(forward, 0.0) if call else max(-forward, 0.0)
     d1 = (math.log(spot / strike) + (RATE + 0.5 * vol * vol) * tau) / (vol * math.sqrt(tau))
     d2 = d1 - vol * math.sqrt(tau)
     if call:
@@ -175,6 +179,8 @@ def value(pos, spot, elapsed, spots=None):
         return qty * down_and_out_call(spot, strike, pos[5], maturity - elapsed, vol)
     if kind.startswith("digital"):  # cash-or-nothing: e^{-r tau} N(+-d2)
         return qty * digital(spot, strike, maturity - elapsed, vol, kind == "digital-call")
+    if len(pos) > 5:  # an option on a volatility factor: its level is the implied volatility
+        vol = spots[pos[5]]
     return qty * bsm(spot, strike, maturity - elapsed, vol, kind == "call")
 
 
@@ -215,6 +221,8 @@ CASES = [
      ["stock", "ko"]),
     ("exchange-perfect", [("stock", "BETA", 2000), ("exchange", "ACME", 1500, 0.5, "BETA", 1.0)], None,
      ["b", "swap"]),
+    ("vol-factor-call", [("stock", "ACME", 1000), ("call", "ACME", 2000, 105, 0.4, "VOL")], None,
+     ["stock", "call"]),
     ("geometric-asian-put", [("stock", "ACME", 1000), ("geometric-asian-put", "ACME", 1000, 100, 0.5, 26)], 5,
      ["stock", "avg"]),
 ]

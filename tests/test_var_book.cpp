@@ -214,6 +214,17 @@ TEST_CASE("mistakes in a positions file name its line and column", "[var][histor
     CHECK(e.size() == 6);  // and the job's: A's and B's options need their volatilities
   }
   {
+    // A volatility factor: another factor, for options and digitals only.
+    const auto [p, e] = errors("vols.csv", "id,type,underlying,quantity,option,strike,maturity,volatility_factor\n"
+                                           "a,option,A,1,call,120,1,B\n"     // fine: B's level is its volatility
+                                           "b,digital,A,1,call,120,1,A\n"    // its own asset
+                                           "c,forward,A,1,,120,1,B\n");      // a forward has none
+    CHECK(has_line(e, p + ":3:26: names the option's own asset"));
+    CHECK(has_line(e, p + ":4:22: a forward takes no volatility_factor (got 'B')"));
+    for (const auto& line : e) UNSCOPED_INFO(line);
+    CHECK(e.size() == 2);
+  }
+  {
     const auto [p, e] = errors("group.csv", header + "a,stock,A,1,,,\n", ", groups: [desk]");
     CHECK(has_line(e, p + ":1:1: the header has no column 'desk'"));
     // A grouping column of ids would make a unit of every position: refused at the

@@ -64,13 +64,38 @@ TEST_CASE("a book with digitals, a knock-out and an Asian matches the exact figu
   }
 }
 
+TEST_CASE("an option on a volatility factor that hardly moves revalues as at a fixed volatility", "[var]") {
+  // The put's implied volatility is the factor VOL's level (0.3 today); with VOL's
+  // own volatility near nothing the figures are those of the put at 0.3, since VOL
+  // comes after ACME and leaves its shocks as they were.
+  std::string fixed = var_job();
+  std::string on_factor = fixed;
+  const std::string asset = "assets: [{ name: ACME, spot: 100, volatility: 0.3, drift: 0.05 }]";
+  on_factor.replace(on_factor.find(asset), asset.size(),
+                    "assets: [{ name: ACME, spot: 100, volatility: 0.3, drift: 0.05 }, { name: VOL, spot: 0.3, volatility: "
+                    "1e-6 }]\n    correlation: 0.4");
+  const std::string put = "strike: 95, maturity: 0.25,";
+  on_factor.replace(on_factor.find(put), put.size(), put + " volatility_factor: VOL,");
+  const auto a = by_name(run_cpu(fixed)), b = by_name(run_cpu(on_factor));
+  for (const char* name : {"var_0.95", "es_0.99", "var_0.99.put", "pnl_mean"}) {
+    INFO(name << ": " << a.at(name).value << " vs " << b.at(name).value);
+    CHECK(b.at(name).value == Approx(a.at(name).value).epsilon(1e-5));
+  }
+  // At a volatility of the factor that matters, the put's vega loss shows.
+  std::string moving = on_factor;
+  moving.replace(moving.find("volatility: 1e-6"), 16, "volatility: 1.5");
+  moving.replace(moving.find("correlation: 0.4"), 16, "correlation: -0.7");
+  const auto c = by_name(run_cpu(moving));
+  CHECK(std::fabs(c.at("var_0.99.put").value - a.at("var_0.99.put").value) > 6 * c.at("var_0.99.put").std_error);
+}
+
 TEST_CASE("contributions add up to VaR and ES", "[var]") {
   const auto r = run_cpu(var_book_job());
   const auto est = by_name(r);
   for (const char* level : {"0.9", "0.99", "0.999"}) {
     INFO(level);
     double var = 0, es = 0;
-    for (int p = 0; p < 6; ++p) {
+    for (int p = 0; p < 7; ++p) {
       var += est.at(std::string("var_") + level + ".p" + std::to_string(p)).value;
       es += est.at(std::string("es_") + level + ".p" + std::to_string(p)).value;
     }
@@ -195,7 +220,7 @@ TEST_CASE("the results file holds the histogram quantiles and contributions", "[
   REQUIRE(tables.count("quantiles"));
   CHECK(tables["quantiles"].data.size() == 3 * 6);
   CHECK(tables["quantiles"].data[1] == by_name(r).at("var_0.9").value);
-  CHECK(tables["contributions"].data.size() == 3 * 6 * 6);
+  CHECK(tables["contributions"].data.size() == 3 * 7 * 6);
   CHECK(s.chunk_tallies.size() == 3 * 25);  // loss moments of each of the 25 chunks
   std::filesystem::remove_all(dir);
 }
@@ -215,7 +240,7 @@ TEST_CASE("the risk model refuses bad portfolios with the key and line", "[var]"
   std::string many = var_job();
   many.replace(many.find("[0.95, 0.99]"), 12, "[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99]");
   CHECK_THAT(error_of(many), Catch::Contains("confidence") && Catch::Contains("at most 10"));
-  const std::string matrix = "[[1, 0.6, 0.3], [0.6, 1, 0.2], [0.3, 0.2, 1]]";
+  const std::string matrix = "[[1, 0.6, 0.3, -0.5], [0.6, 1, 0.2, -0.3], [0.3, 0.2, 1, -0.1], [-0.5, -0.3, -0.1, 1]]";
   std::string two = var_book_job();
   two.replace(two.find(matrix), matrix.size(), "-0.6");  // below -1/2: no three assets have it
   CHECK_THAT(error_of(two), Catch::Contains("correlation") && Catch::Contains("positive semidefinite"));

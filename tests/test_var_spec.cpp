@@ -88,6 +88,12 @@ TEST_CASE("a portfolio-risk block reads into typed values", "[var][config]") {
   CHECK(pair.spec.portfolio[3].other == 1);
   CHECK(pair.spec.portfolio[3].correlation == 0.4);
   CHECK(parse(kModel + with(exchange, "quantity", "correlation: -0.2, quantity")).spec.portfolio[3].correlation == -0.2);
+  // An option may take its implied volatility from a factor (here BOLT, for the test).
+  const auto vol = parse(with(kModel, "maturity: 0.5, quantity: -200", "maturity: 0.5, volatility_factor: BOLT, quantity: -200"));
+  INFO(vol.errors);
+  REQUIRE(vol.errors.empty());
+  CHECK(vol.spec.portfolio[1].other == 1);
+  CHECK(var::volatility_of(vol.spec, vol.spec.portfolio[1]) == 50);  // BOLT's level today
 }
 
 TEST_CASE("portfolio-risk mistakes name their key and line", "[var][config]") {
@@ -116,6 +122,10 @@ TEST_CASE("portfolio-risk mistakes name their key and line", "[var][config]") {
   has(kModel + with(exchange, "other: BOLT", "other: BOLD"), "no risk factor named 'BOLD' (did you mean 'BOLT'?)");
   has(kModel + with(exchange, "maturity", "strike: 3, maturity"), "unknown key 'model.portfolio[3].strike' (allowed: asset, correlation, maturity, name, other, quantity, type)");
   has(kModel + with(exchange, "quantity", "correlation: 1.5, quantity"), "model.portfolio[3].correlation: must be in [-1, 1]");
+  has(with(kModel, "maturity: 0.5, quantity", "maturity: 0.5, volatility_factor: ACME, quantity"),
+      "model.portfolio[1].volatility_factor: names the option's own asset");
+  has(with(kModel, "type: forward, asset: BOLT,", "type: forward, asset: BOLT, volatility_factor: ACME,"),
+      "unknown key 'model.portfolio[2].volatility_factor'");
 }
 
 TEST_CASE("the portfolio's value and Greeks keep put-call parity", "[var]") {
@@ -227,6 +237,36 @@ TEST_CASE("an exchange revalues at Margrabe's value, its Greeks on both assets t
   CHECK(g.cross[0].j == 1);
   CHECK(g.cross[0].gamma == Approx((margrabe(S + h, So + ho) - margrabe(S + h, So - ho) - margrabe(S - h, So + ho) +
                                     margrabe(S - h, So - ho)) / (4 * h * ho)).epsilon(1e-4));
+}
+
+TEST_CASE("an option on a volatility factor has vega, volga and vanna on it, and revalues at the factor's level", "[var]") {
+  auto p = parse(kModel).spec;
+  p.assets[1].spot = 0.25;  // BOLT stands for ACME's implied volatility
+  const double S = p.assets[0].spot, sigma = 0.25, K = 95, T = 0.6, r = p.rate, q = 40;
+  var::Position put{var::Instrument::Put, 0, q, K, T};
+  put.other = 1;
+  p.portfolio = {put};
+  const auto g = var::portfolio_greeks(p);
+  const option::BsmInput in{S, K, r, 0, sigma, T, false};
+  const double sd = sigma * std::sqrt(T), d1 = (std::log(S / K) + (r + 0.5 * sigma * sigma) * T) / sd, d2 = d1 - sd;
+  const double vega = S * option::normal_pdf(d1) * std::sqrt(T);
+  CHECK(g.value == Approx(q * option::bsm_price(in)).epsilon(1e-12));
+  CHECK(g.delta[0] == Approx(q * option::bsm_delta(in)).epsilon(1e-6));
+  CHECK(g.gamma[0] == Approx(q * option::bsm_gamma(in)).epsilon(1e-4));
+  CHECK(g.delta[1] == Approx(q * vega).epsilon(1e-6));
+  CHECK(g.gamma[1] == Approx(q * vega * d1 * d2 / sigma).epsilon(1e-4));  // volga
+  REQUIRE(g.cross.size() == 1);
+  CHECK(g.cross[0].gamma == Approx(-q * option::normal_pdf(d1) * d2 / sigma).epsilon(1e-4));  // vanna
+  // The scenario's revaluation: terms at volatility 1, scaled by the factor's level.
+  const auto arrays = var::portfolio_arrays<double>(p);
+  const auto pf = arrays.host_view();
+  REQUIRE(pf.other_of[0] == 1);
+  for (const double level : {0.15, 0.25, 0.6}) {
+    const double x[2] = {std::log(104.0), std::log(level)};
+    const double left = T - p.horizon();
+    const double expected = q * (option::bsm_price(in) - option::bsm_price({104, K, r, 0, level, left, false}));
+    CHECK(var::position_loss_at(pf, 0, x, 1) == Approx(expected).epsilon(1e-12));
+  }
 }
 
 TEST_CASE("VaR shares move with the VaR along each unit's own slope", "[var]") {

@@ -34,14 +34,16 @@ inline std::string var_book_job(const std::string& extra_run = "") {
          "      - { name: A, spot: 100, volatility: 0.3, drift: 0.05 }\n"
          "      - { name: B, spot: 40, volatility: 0.5, drift: 0.0 }\n"
          "      - { name: C, spot: 250, volatility: 0.2, drift: 0.02 }\n"
-         "    correlation: [[1, 0.6, 0.3], [0.6, 1, 0.2], [0.3, 0.2, 1]]\n"
+         "      - { name: AV, spot: 0.3, volatility: 0.9 }\n"  // A's implied volatility
+         "    correlation: [[1, 0.6, 0.3, -0.5], [0.6, 1, 0.2, -0.3], [0.3, 0.2, 1, -0.1], [-0.5, -0.3, -0.1, 1]]\n"
          "  portfolio:\n"
          "    - { type: stock, asset: A, quantity: 1000 }\n"
          "    - { type: option, option: put, asset: A, strike: 90, maturity: 0.5, quantity: 800 }\n"
          "    - { type: option, option: call, asset: B, strike: 45, maturity: 0.25, quantity: -1500 }\n"
          "    - { type: forward, asset: C, strike: 255, maturity: 1.0, quantity: 300 }\n"
          "    - { type: option, option: put, asset: C, strike: 230, maturity: 0.75, quantity: -400 }\n"
-         "    - { type: exchange, asset: C, other: A, maturity: 0.6, quantity: 200 }\n";
+         "    - { type: exchange, asset: C, other: A, maturity: 0.6, quantity: 200 }\n"
+         "    - { type: option, option: call, asset: A, volatility_factor: AV, strike: 105, maturity: 0.5, quantity: 500 }\n";
 }
 
 // A stock, cash-or-nothing digitals and a down-and-out call on one asset whose

@@ -8,8 +8,9 @@
 namespace mcsim::var {
 
 namespace {
-// One position's dV/dS and d2V/dS2 on its asset; an exchange's also dV/dS' and
-// d2V/dS'2 on its other asset, and d2V/dS dS'.
+// One position's dV/dS and d2V/dS2 on its asset; on a second factor S' (an
+// exchange's other asset, an option's volatility factor) also dV/dS', d2V/dS'2 and
+// d2V/dS dS'.
 struct PositionGreeks {
   double delta, gamma, other_delta = 0, other_gamma = 0, cross_gamma = 0;
 };
@@ -23,6 +24,16 @@ PositionGreeks position_greeks(const VarSpec& s, const Position& p) {
     const double n1 = option::normal_pdf(d1), n2 = option::normal_pdf(d1 - sd);
     return {q * option::normal_cdf(d1), q * n1 / (a.spot * sd), -q * option::normal_cdf(d1 - sd), q * n2 / (other * sd),
             -q * n1 / (other * sd)};
+  }
+  if (p.other >= 0) {
+    // An option on a volatility factor (level sigma): central differences of the
+    // closed form in S and sigma, steps of 1e-4 of each.
+    const double sigma = s.assets[static_cast<std::size_t>(p.other)].spot, h = 1e-4 * a.spot, k = 1e-4 * sigma;
+    const auto v = [&](double spot, double vol) { return value_of(p, 0, spot, spot, s.rate, vol); };
+    const double S = a.spot, mid = v(S, sigma);
+    return {(v(S + h, sigma) - v(S - h, sigma)) / (2 * h), (v(S + h, sigma) - 2 * mid + v(S - h, sigma)) / (h * h),
+            (v(S, sigma + k) - v(S, sigma - k)) / (2 * k), (v(S, sigma + k) - 2 * mid + v(S, sigma - k)) / (k * k),
+            (v(S + h, sigma + k) - v(S + h, sigma - k) - v(S - h, sigma + k) + v(S - h, sigma - k)) / (4 * h * k)};
   }
   const option::BsmInput in{a.spot, p.strike, s.rate, 0.0, a.volatility, p.maturity, is_call(p.instrument)};
   if (is_barrier(p.instrument) || is_asian(p.instrument)) {

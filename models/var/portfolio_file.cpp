@@ -14,8 +14,8 @@ namespace {
 
 // Columns every row fills, and those only some types need.
 const std::vector<std::string> kRequired{"id", "type", "underlying", "quantity"};
-const std::vector<std::string> kByType{"option",  "strike",  "maturity", "barrier",
-                                       "kind",    "average", "fixings",  "other", "correlation"};
+const std::vector<std::string> kByType{"option",  "strike",  "maturity", "barrier",     "kind",
+                                       "average", "fixings", "other",    "correlation", "volatility_factor"};
 // Groups the grouping columns may make together: each is a unit of the contributions'
 // sums on every device (models/var/scenario.hpp), so a column of ids is refused.
 constexpr std::size_t kMostGroups = 1000;
@@ -90,7 +90,7 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
     const io::CsvField &id = *field(row, 0), &type = *field(row, 1), &under = *field(row, 2), &qty = *field(row, 3);
     const io::CsvField *option = field(row, 4), *strike = field(row, 5), *maturity = field(row, 6);
     const io::CsvField *barrier = field(row, 7), *kind = field(row, 8), *average = field(row, 9), *fixings = field(row, 10);
-    const io::CsvField *other = field(row, 11), *correlation = field(row, 12);
+    const io::CsvField *other = field(row, 11), *correlation = field(row, 12), *vol_factor = field(row, 13);
     bool ok = true;
     p.name = id.text;
     if (p.name.empty()) ok = rows.error(id, "a position needs an id");
@@ -181,6 +181,13 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
     if (const io::CsvField* f = needed(other, "other", exchange)) {
       p.other = asset_in(*f);
       if (p.other >= 0 && p.other == p.asset) ok = rows.error(*f, "an exchange gives one asset for another, not for itself");
+    }
+    // An option or digital may take its implied volatility from a factor.
+    const bool on_factor = (type.text == "option" || digital) && vol_factor && !vol_factor->text.empty();
+    if (const io::CsvField* f = needed(vol_factor, "volatility_factor", on_factor)) {
+      p.other = asset_in(*f);
+      if (p.other >= 0 && p.other == p.asset)
+        ok = rows.error(*f, "names the option's own asset; a volatility factor is a factor of its own");
     }
     // An exchange's own correlation, or else the factors'; historical simulation has
     // no model of the factors, so there it is the exchange's.

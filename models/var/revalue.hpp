@@ -98,13 +98,20 @@ MCSIM_HD Real unit_value(Instrument kind, Real spot, Real log_spot, const Real* 
   }
 }
 
-// One exchange on spots S and S' (log spots x, x'): Margrabe's value, Black-Scholes
-// with S' for the discounted strike and the volatility of ln(S / S') (unit_terms'
-// sd and 1 / sd).
+// A unit on two factors, at their levels S and S' (log levels x, x'). An exchange:
+// Margrabe's value, Black-Scholes-Merton with S' for the discounted strike and the
+// volatility of ln(S / S') (unit_terms' sd and 1 / sd). An option or digital whose
+// implied volatility is the other factor's level sigma: its terms are taken at
+// volatility 1, so sd and 1 / sd scale by sigma. Written apart from unit_value, and
+// for these kinds only, to keep a GPU's revaluation within its registers.
 template <class Real>
-MCSIM_HD Real exchange_value(Real spot, Real other_spot, Real log_spot, Real log_other, const Real* u) {
-  const Real sd = u[2], inv_sd = u[6];
-  return option::bsm_of_d1(spot, other_spot, (log_spot - log_other) * inv_sd + Real(0.5) * sd, sd, Real(1));
+MCSIM_HD Real pair_value(Instrument kind, Real spot, Real other, Real log_spot, Real log_other, const Real* u) {
+  const bool exchange = kind == Instrument::Exchange;
+  const Real scale = exchange ? Real(1) : other, sd = scale * u[2], inv_sd = u[6] / scale;
+  const Real discounted = exchange ? other : u[0], log_discounted = exchange ? log_other : u[1];
+  const Real w = exchange || is_call(kind) ? Real(1) : Real(-1);
+  const Real d1 = (log_spot - log_discounted) * inv_sd + Real(0.5) * sd;
+  return is_digital(kind) ? option::digital_of_d2(discounted, d1 - sd, w) : option::bsm_of_d1(spot, discounted, d1, sd, w);
 }
 
 // A geometric average G of n fixings at t_k = k T / n, seen `elapsed` (e) years
@@ -173,7 +180,7 @@ inline UnitTerms unit_terms(const Contract& c, const ValuedAt& at) {
 // `quantity` units at spot S (an exchange: and the other spot S').
 inline double position_value(const Contract& c, double quantity, double spot, const ValuedAt& at, double other_spot = 0) {
   if (is_pair(c.kind))
-    return quantity * exchange_value(spot, other_spot, std::log(spot), std::log(other_spot), unit_terms(c, at).u);
+    return quantity * pair_value(c.kind, spot, other_spot, std::log(spot), std::log(other_spot), unit_terms(c, at).u);
   if (c.kind == Instrument::Stock) return quantity * spot;
   const UnitTerms t = unit_terms(c, at);
   return quantity * unit_value(c.kind, spot, is_option(c.kind) ? std::log(spot) : 0.0, t.u);

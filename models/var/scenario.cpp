@@ -9,10 +9,10 @@ namespace mcsim::var {
 std::vector<int> revaluation_order(const VarSpec& s) {
   std::vector<int> order(s.portfolio.size());
   std::iota(order.begin(), order.end(), 0);
-  // Each asset's own positions, then the exchanges (on two assets).
+  // Each asset's own positions, then those on two factors.
   const auto key = [&](int k) {
     const Position& p = s.portfolio[static_cast<std::size_t>(k)];
-    return std::make_pair(is_pair(p.instrument), p.asset);
+    return std::make_pair(p.other >= 0, p.asset);
   };
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return key(a) < key(b); });
   return order;
@@ -52,14 +52,16 @@ PortfolioArrays<Real> portfolio_arrays(const VarSpec& s) {
     const Position& p = s.portfolio[static_cast<std::size_t>(k)];
     const RiskAsset& x = s.assets[static_cast<std::size_t>(p.asset)];
     const double volatility = volatility_of(s, p), other_spot = p.other >= 0 ? s.assets[static_cast<std::size_t>(p.other)].spot : 0;
-    // At the horizon, inside the life of options and forwards.
-    const UnitTerms u = unit_terms(p.contract(), {h, x.spot, s.rate, volatility});
+    // At the horizon, inside the life of options and forwards; an option on a
+    // volatility factor takes its terms at volatility 1 (pair_value scales them).
+    const bool on_factor = p.other >= 0 && !is_pair(p.instrument);
+    const UnitTerms u = unit_terms(p.contract(), {h, x.spot, s.rate, on_factor ? 1.0 : volatility});
     const double today = value_of(p, 0, x.spot, x.spot, s.rate, volatility, other_spot);
     a.reals.push_back(static_cast<Real>(p.quantity));
     a.reals.push_back(static_cast<Real>(today));
     for (double t : u.u) a.reals.push_back(static_cast<Real>(t));
     kind.push_back(static_cast<int>(p.instrument));
-    if (!is_pair(p.instrument)) end[static_cast<std::size_t>(p.asset)] += 1;
+    if (p.other < 0) end[static_cast<std::size_t>(p.asset)] += 1;
   }
   a.historical = s.historical();
   for (double x : s.historical_log_spots) a.reals.push_back(static_cast<Real>(x));

@@ -19,8 +19,9 @@ namespace mcsim::var {
 constexpr int kTerms = 2 + kUnitTerms;
 
 // The portfolio as a scenario kernel reads it, through pointers to host or device
-// copies of PortfolioArrays. Positions are in asset order, then the exchanges (on
-// two assets each) from asset_end[assets - 1] to the end. Units are what the
+// copies of PortfolioArrays. Positions are in asset order, then those on two
+// factors (exchanges, options on a volatility factor) from asset_end[assets - 1] to
+// the end. Units are what the
 // contributions sum losses of: each position alone, then each group of the book's
 // grouping columns (share_groups), a unit's members listed from unit_begin[u] to
 // unit_begin[u + 1] in `members`.
@@ -34,7 +35,7 @@ struct PortfolioView {
   const int* asset_end;   // asset i's positions end here
   const int* kind;        // per position: an Instrument
   const int* asset_of;    // per position: its asset
-  const int* other_of;    // per position: an exchange's other asset; -1 for the rest
+  const int* other_of;    // per position: its second factor; -1 for none
   const int* unit_begin;  // units + 1 offsets into members
   const int* members;     // positions, by unit
   Real dof;               // Student-t degrees of freedom; 0: normal shocks
@@ -83,11 +84,12 @@ MCSIM_HD Real position_loss(const PortfolioView<Real>& pf, int p, Real spot, Rea
   return t[1] - t[0] * unit_value(static_cast<Instrument>(pf.kind[p]), spot, log_spot, t + 2);  // today - quantity x value
 }
 
-// Exchange p's loss at its two assets' log spots.
+// Position p's loss at its two factors' log levels (pair_value).
 template <class Real>
 MCSIM_HD Real pair_loss(const PortfolioView<Real>& pf, int p, Real log_spot, Real log_other) {
   const Real* t = pf.terms + kTerms * p;
-  return t[1] - t[0] * exchange_value(Real(exp(log_spot)), Real(exp(log_other)), log_spot, log_other, t + 2);
+  return t[1] - t[0] * pair_value(static_cast<Instrument>(pf.kind[p]), Real(exp(log_spot)), Real(exp(log_other)), log_spot,
+                                  log_other, t + 2);
 }
 
 // sqrt((dof - 2) / W) with W ~ chi-squared(dof): the factor that makes a normal

@@ -198,6 +198,11 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
         const bool call = b.choice("option", {"call", "put"}, std::nullopt) == "call";
         p.instrument = type == "digital" ? (call ? Instrument::DigitalCall : Instrument::DigitalPut)
                                          : (call ? Instrument::Call : Instrument::Put);
+        if ((type == "option" || type == "digital") && b.has("volatility_factor")) {
+          p.other = asset_named(b, "volatility_factor", names);
+          if (p.other >= 0 && p.other == p.asset)
+            b.error("volatility_factor", "names the option's own asset; a volatility factor is a factor of its own");
+        }
         if (type == "barrier") {
           const auto kind = b.choice_of<option::BarrierKind>("kind", barrier_kind_names(), std::nullopt);
           p.barrier = b.real("barrier", std::nullopt, Range::positive());
@@ -226,12 +231,13 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
   }
 }
 
-// Options revalue at their asset's volatility, which historical simulation does
-// not otherwise need.
+// Options revalue at their asset's volatility (an exchange at both of its assets',
+// an option on a volatility factor at that factor's level), which historical
+// simulation does not otherwise need.
 void check_option_volatilities(io::Block& factors, const VarSpec& s) {
   std::vector<bool> named(s.assets.size(), false);
   for (const Position& p : s.portfolio)
-    for (const int i : {p.asset, p.other})  // an exchange's two assets
+    for (const int i : {p.other < 0 || is_pair(p.instrument) ? p.asset : -1, is_pair(p.instrument) ? p.other : -1})
       if (is_option(p.instrument) && i >= 0 && !(s.assets[static_cast<std::size_t>(i)].volatility > 0) &&
           !named[static_cast<std::size_t>(i)]) {
         named[static_cast<std::size_t>(i)] = true;
@@ -314,7 +320,8 @@ const std::vector<io::KeySchema>& var_keys() {
        "two; or {file, groups}"},
       {"model.portfolio.file", "text", "", "",
        "risk: a CSV of positions: id, type (stock, forward, option, digital, barrier, asian, exchange), underlying, "
-       "quantity, option, strike, maturity, barrier, kind, average, fixings, other, correlation and grouping columns"},
+       "quantity, option, strike, maturity, barrier, kind, average, fixings, other, correlation, volatility_factor and "
+       "grouping columns"},
       {"model.portfolio.groups", "any", "none", "",
        "risk: the file's grouping columns (desk, book, ...), reported per value"},
       {"model.portfolio.standalone", "one of", "false", "false, true",
@@ -332,6 +339,10 @@ const std::vector<io::KeySchema>& var_keys() {
        "risk: the asset an exchange gives up (exchange positions: pays max(S_asset - S_other, 0) at maturity)"},
       {"model.portfolio[].correlation", "number", "the factors' (Monte Carlo)", "in [-1, 1]",
        "risk: the correlation of an exchange's two assets that values it (historical: required)"},
+      {"model.portfolio[].volatility_factor", "text", "", "",
+       "risk: a factor whose level is the option's implied volatility, moved with the others (option and digital "
+       "positions; without it, the asset's volatility; its spot: today's volatility; in a history: a column of "
+       "implied volatilities)"},
       {"model.portfolio[].average", "one of", "", "geometric, arithmetic",
        "risk: the Asian's average; only a geometric one has the closed form risk revalues with (asian positions)"},
       {"model.portfolio[].fixings", "whole number", "", ">= 1, <= 10000",

@@ -33,7 +33,7 @@ struct Position {
   std::string name;       // default p<index>: names its contributions
   std::vector<std::string> groups;  // its value in each of VarSpec::group_columns
   int fixings = 0;        // Asians: fixings evenly spaced to maturity, the first maturity / fixings from today
-  int other = -1;         // exchanges: the asset given up
+  int other = -1;         // a second factor: an exchange's asset given up, or an option's implied volatility
   double correlation = 0; // exchanges: of the two assets, which values it
   Contract contract() const { return {instrument, strike, barrier, maturity, fixings}; }
 };
@@ -99,11 +99,13 @@ struct VarSpec {
   std::uint64_t scenarios() const { return assets.empty() ? 0 : historical_log_spots.size() / assets.size(); }
 };
 
-// The volatility that values position p: its asset's, or an exchange's pair_volatility.
+// The volatility that values position p today: its asset's, an exchange's
+// pair_volatility, or the level today of an option's volatility factor.
 inline double volatility_of(const VarSpec& s, const Position& p) {
   const double v = s.assets[static_cast<std::size_t>(p.asset)].volatility;
-  return is_pair(p.instrument) ? pair_volatility(v, s.assets[static_cast<std::size_t>(p.other)].volatility, p.correlation)
-                               : v;
+  if (p.other < 0) return v;
+  const RiskAsset& other = s.assets[static_cast<std::size_t>(p.other)];
+  return is_pair(p.instrument) ? pair_volatility(v, other.volatility, p.correlation) : other.spot;
 }
 
 // Reads and checks the block; errors name the key and its line. Returns false
