@@ -131,7 +131,7 @@ inline AverageMoments average_moments(int n, double maturity, double elapsed, do
       c1 += t / elapsed, c0 += (1 - t / elapsed) * log_spot_today;
       v += (2 * bridged + t) * (elapsed - t) / elapsed;
       bridged += t;
-    } else {  // Cov = sigma^2 min(t_j, t_k) - e
+    } else {  // Cov = sigma^2 (min(t_j, t_k) - e)
       const double s = t - elapsed;
       c1 += 1, c0 += (rate - 0.5 * volatility * volatility) * s;
       v += 2 * ahead + s;
