@@ -122,6 +122,8 @@ TEST_CASE("portfolio-risk mistakes name their key and line", "[var][config]") {
   has(kModel + with(exchange, "other: BOLT", "other: BOLD"), "no risk factor named 'BOLD' (did you mean 'BOLT'?)");
   has(kModel + with(exchange, "maturity", "strike: 3, maturity"), "unknown key 'model.portfolio[3].strike' (allowed: asset, correlation, maturity, name, other, quantity, type)");
   has(kModel + with(exchange, "quantity", "correlation: 1.5, quantity"), "model.portfolio[3].correlation: must be in [-1, 1]");
+  // A matrix that does not read leaves the exchange's default correlation to nothing.
+  has(with(kModel, "[[1, 0.4], [0.4, 1]]", "[[1, 0.4], [0.4, z1]]") + exchange, "model.factors.correlation");
   has(with(kModel, "maturity: 0.5, quantity", "maturity: 0.5, volatility_factor: ACME, quantity"),
       "model.portfolio[1].volatility_factor: names the option's own asset");
   has(with(kModel, "type: forward, asset: BOLT,", "type: forward, asset: BOLT, volatility_factor: ACME,"),

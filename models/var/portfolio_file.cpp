@@ -195,8 +195,8 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
     if (const io::CsvField* f = needed(correlation, "correlation", own)) {
       if (const auto c = rows.number(*f, "correlation", io::Range{-1, 1})) p.correlation = *c;
       else ok = false;
-    } else if (exchange && p.asset >= 0 && p.other >= 0) {
-      p.correlation = s.correlation[static_cast<std::size_t>(p.asset)][static_cast<std::size_t>(p.other)];
+    } else if (exchange) {
+      p.correlation = factor_correlation(s, p.asset, p.other);
     }
     for (int g : group_column) {
       const io::CsvField& f = row[static_cast<std::size_t>(g)];

@@ -186,10 +186,8 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
       if (p.other >= 0 && p.other == p.asset) b.error("other", "an exchange gives one asset for another, not for itself");
       // Historical simulation has no model of the factors: the position gives its own.
       b.schema_note("correlation", "the factors' (Monte Carlo)");
-      const bool pair = p.asset >= 0 && p.other >= 0;
       const std::optional<double> factors =
-          s.historical() ? std::nullopt
-                         : std::optional<double>(pair ? s.correlation[static_cast<std::size_t>(p.asset)][static_cast<std::size_t>(p.other)] : 0.0);
+          s.historical() ? std::nullopt : std::optional<double>(factor_correlation(s, p.asset, p.other));
       p.correlation = b.real("correlation", factors, Range{-1, 1});
       read_maturity();
     } else if (!type.empty()) {

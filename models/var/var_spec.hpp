@@ -99,6 +99,14 @@ struct VarSpec {
   std::uint64_t scenarios() const { return assets.empty() ? 0 : historical_log_spots.size() / assets.size(); }
 };
 
+// The factors' correlation of assets a and b: 0 when either is unknown or the
+// matrix did not read (its error is reported where it is read).
+inline double factor_correlation(const VarSpec& s, int a, int b) {
+  if (a < 0 || b < 0 || static_cast<std::size_t>(a) >= s.correlation.size()) return 0;
+  const std::vector<double>& row = s.correlation[static_cast<std::size_t>(a)];
+  return static_cast<std::size_t>(b) < row.size() ? row[static_cast<std::size_t>(b)] : 0;
+}
+
 // The volatility that values position p today: its asset's, an exchange's
 // pair_volatility, or the level today of an option's volatility factor.
 inline double volatility_of(const VarSpec& s, const Position& p) {
