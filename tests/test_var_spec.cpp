@@ -239,6 +239,10 @@ TEST_CASE("an exchange revalues at Margrabe's value, its Greeks on both assets t
   CHECK(g.cross[0].j == 1);
   CHECK(g.cross[0].gamma == Approx((margrabe(S + h, So + ho) - margrabe(S + h, So - ho) - margrabe(S - h, So + ho) +
                                     margrabe(S - h, So - ho)) / (4 * h * ho)).epsilon(1e-4));
+  // No volatility of S / S' (equal volatilities, correlation 1): the intrinsic value.
+  CHECK(var::pair_volatility(0.3, 0.3, 1) == 0);
+  CHECK(var::value_of(x, 0, 120, 120, p.rate, 0, 100) == Approx(q * 20).epsilon(1e-15));
+  CHECK(var::value_of(x, 0, 90, 90, p.rate, 0, 100) == 0);
 }
 
 TEST_CASE("an option on a volatility factor has vega, volga and vanna on it, and revalues at the factor's level", "[var]") {

@@ -110,6 +110,9 @@ MCSIM_HD Real pair_value(Instrument kind, Real spot, Real other, Real log_spot, 
   const Real scale = exchange ? Real(1) : other, sd = scale * u[2], inv_sd = u[6] / scale;
   const Real discounted = exchange ? other : u[0], log_discounted = exchange ? log_other : u[1];
   const Real w = exchange || is_call(kind) ? Real(1) : Real(-1);
+  // Equal volatilities, correlation 1: S / S' never moves, so the exchange is worth
+  // its intrinsic value throughout.
+  if (exchange && !(sd > Real(0))) return spot > other ? spot - other : Real(0);
   const Real d1 = (log_spot - log_discounted) * inv_sd + Real(0.5) * sd;
   return is_digital(kind) ? option::digital_of_d2(discounted, d1 - sd, w) : option::bsm_of_d1(spot, discounted, d1, sd, w);
 }
