@@ -25,7 +25,7 @@ PositionGreeks position_greeks(const VarSpec& s, const Position& p) {
     return {q * option::normal_cdf(d1), q * n1 / (a.spot * sd), -q * option::normal_cdf(d1 - sd), q * n2 / (other * sd),
             -q * n1 / (other * sd)};
   }
-  if (p.other >= 0) {
+  if (p.volatility_from_factor()) {
     // An option on a volatility factor (level sigma): central differences of the
     // closed form in S and sigma, steps of 1e-4 of each.
     const double sigma = s.assets[static_cast<std::size_t>(p.other)].spot, h = 1e-4 * a.spot, k = 1e-4 * sigma;

@@ -97,8 +97,7 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
     else if (!ids.insert(p.name).second) ok = rows.error(id, "position '" + p.name + "' is listed twice");
     const auto asset_in = [&](const io::CsvField& f) {
       if (const auto it = asset.find(f.text); it != asset.end()) return it->second;
-      const std::string hint = io::did_you_mean(f.text, names);
-      ok = rows.error(f, "no risk factor named '" + f.text + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+      ok = rows.error(f, no_factor_named(f.text, names));
       return -1;
     };
     p.asset = asset_in(under);
@@ -180,14 +179,13 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
     }
     if (const io::CsvField* f = needed(other, "other", exchange)) {
       p.other = asset_in(*f);
-      if (p.other >= 0 && p.other == p.asset) ok = rows.error(*f, "an exchange gives one asset for another, not for itself");
+      if (const std::string e = same_factor_twice(p); !e.empty()) ok = rows.error(*f, e);
     }
     // An option or digital may take its implied volatility from a factor.
     const bool on_factor = (type.text == "option" || digital) && vol_factor && !vol_factor->text.empty();
     if (const io::CsvField* f = needed(vol_factor, "volatility_factor", on_factor)) {
       p.other = asset_in(*f);
-      if (p.other >= 0 && p.other == p.asset)
-        ok = rows.error(*f, "names the option's own asset; a volatility factor is a factor of its own");
+      if (const std::string e = same_factor_twice(p); !e.empty()) ok = rows.error(*f, e);
     }
     // An exchange's own correlation, or else the factors'; historical simulation has
     // no model of the factors, so there it is the exchange's.

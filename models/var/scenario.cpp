@@ -54,8 +54,7 @@ PortfolioArrays<Real> portfolio_arrays(const VarSpec& s) {
     const double volatility = volatility_of(s, p), other_spot = p.other >= 0 ? s.assets[static_cast<std::size_t>(p.other)].spot : 0;
     // At the horizon, inside the life of options and forwards; an option on a
     // volatility factor takes its terms at volatility 1 (pair_value scales them).
-    const bool on_factor = p.other >= 0 && !is_pair(p.instrument);
-    const UnitTerms u = unit_terms(p.contract(), {h, x.spot, s.rate, on_factor ? 1.0 : volatility});
+    const UnitTerms u = unit_terms(p.contract(), {h, x.spot, s.rate, p.volatility_from_factor() ? 1.0 : volatility});
     const double today = value_of(p, 0, x.spot, x.spot, s.rate, volatility, other_spot);
     a.reals.push_back(static_cast<Real>(p.quantity));
     a.reals.push_back(static_cast<Real>(today));

@@ -142,10 +142,7 @@ int asset_named(io::Block& b, const char* key, const std::vector<std::string>& n
   const std::string asset = b.text(key, std::nullopt);
   for (std::size_t i = 0; i < names.size(); ++i)
     if (names[i] == asset) return static_cast<int>(i);
-  if (!names.empty() && !asset.empty()) {
-    const std::string hint = io::did_you_mean(asset, names);
-    b.error(key, "no risk factor named '" + asset + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
-  }
+  if (!names.empty() && !asset.empty()) b.error(key, no_factor_named(asset, names));
   return -1;
 }
 
@@ -183,7 +180,7 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
     } else if (type == "exchange") {
       p.instrument = Instrument::Exchange;
       p.other = asset_named(b, "other", names);
-      if (p.other >= 0 && p.other == p.asset) b.error("other", "an exchange gives one asset for another, not for itself");
+      if (const std::string e = same_factor_twice(p); !e.empty()) b.error("other", e);
       // Historical simulation has no model of the factors: the position gives its own.
       b.schema_note("correlation", "the factors' (Monte Carlo)");
       const std::optional<double> factors =
@@ -198,8 +195,7 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
                                          : (call ? Instrument::Call : Instrument::Put);
         if ((type == "option" || type == "digital") && b.has("volatility_factor")) {
           p.other = asset_named(b, "volatility_factor", names);
-          if (p.other >= 0 && p.other == p.asset)
-            b.error("volatility_factor", "names the option's own asset; a volatility factor is a factor of its own");
+          if (const std::string e = same_factor_twice(p); !e.empty()) b.error("volatility_factor", e);
         }
         if (type == "barrier") {
           const auto kind = b.choice_of<option::BarrierKind>("kind", barrier_kind_names(), std::nullopt);
@@ -235,7 +231,7 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
 void check_option_volatilities(io::Block& factors, const VarSpec& s) {
   std::vector<bool> named(s.assets.size(), false);
   for (const Position& p : s.portfolio)
-    for (const int i : {p.other < 0 || is_pair(p.instrument) ? p.asset : -1, is_pair(p.instrument) ? p.other : -1})
+    for (const int i : {p.volatility_from_factor() ? -1 : p.asset, is_pair(p.instrument) ? p.other : -1})
       if (is_option(p.instrument) && i >= 0 && !(s.assets[static_cast<std::size_t>(i)].volatility > 0) &&
           !named[static_cast<std::size_t>(i)]) {
         named[static_cast<std::size_t>(i)] = true;
@@ -252,6 +248,17 @@ std::string knocked_already(const Position& p, const std::string& asset, double 
       !is_barrier(p.instrument) || (option::is_down(barrier_of(p.instrument)) ? spot > p.barrier : spot < p.barrier);
   return live ? "" : fmt::format("{:g} is crossed at today's spot of {} ({:g}): the option is knocked already; book what "
                                  "it became", p.barrier, asset, spot);
+}
+
+std::string no_factor_named(const std::string& name, const std::vector<std::string>& names) {
+  const std::string hint = io::did_you_mean(name, names);
+  return "no risk factor named '" + name + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)");
+}
+
+std::string same_factor_twice(const Position& p) {
+  if (p.other < 0 || p.other != p.asset) return "";
+  return is_pair(p.instrument) ? "an exchange gives one asset for another, not for itself"
+                               : "names the option's own asset; a volatility factor is a factor of its own";
 }
 
 bool parse_var_spec(io::Block& model, VarSpec& s) {

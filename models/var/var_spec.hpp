@@ -36,6 +36,8 @@ struct Position {
   int other = -1;         // a second factor: an exchange's asset given up, or an option's implied volatility
   double correlation = 0; // exchanges: of the two assets, which values it
   Contract contract() const { return {instrument, strike, barrier, maturity, fixings}; }
+  // An option or digital valued at the level of its second factor, not its asset's volatility.
+  bool volatility_from_factor() const { return other >= 0 && !is_pair(instrument); }
 };
 
 // An exchange's volatility: of ln(S / S'), from its two assets' and its correlation.
@@ -61,6 +63,10 @@ inline double value_of(const Position& p, double elapsed, double spot, double sp
 // (the crossing made it a vanilla or nothing already: book it as that); "" when on
 // the live side or not a barrier.
 std::string knocked_already(const Position& p, const std::string& asset, double spot);
+// The error of a name that is no asset of `names` (with a did-you-mean), and of a
+// position whose second factor is its own asset ("" when it is another).
+std::string no_factor_named(const std::string& name, const std::vector<std::string>& names);
+std::string same_factor_twice(const Position& p);
 inline const std::vector<std::string>& barrier_kind_names() {
   static const std::vector<std::string> n(std::begin(option::kBarrierKindNames), std::end(option::kBarrierKindNames));
   return n;
@@ -113,7 +119,7 @@ inline double volatility_of(const VarSpec& s, const Position& p) {
   const double v = s.assets[static_cast<std::size_t>(p.asset)].volatility;
   if (p.other < 0) return v;
   const RiskAsset& other = s.assets[static_cast<std::size_t>(p.other)];
-  return is_pair(p.instrument) ? pair_volatility(v, other.volatility, p.correlation) : other.spot;
+  return p.volatility_from_factor() ? other.spot : pair_volatility(v, other.volatility, p.correlation);
 }
 
 // Reads and checks the block; errors name the key and its line. Returns false
