@@ -69,3 +69,26 @@ inline std::string var_exotic_job(const std::string& extra_run = "") {
          "    - { name: avg, type: asian, average: geometric, fixings: 26, option: call, asset: ACME, strike: 100,"
          " maturity: 0.5, quantity: 2000 }\n";
 }
+
+// A book on one Hull-White short-rate factor whose value falls as rates rise (a
+// zero and a coupon bond, a receiver swaption and a floor long, a cap short), so
+// exact references exist: the loss is monotone in the factor's level.
+inline std::string var_rates_job(const std::string& extra_run = "") {
+  return "run: { name: rates, paths: 200_003, seed: 13, chunk_paths: 8192" + extra_run +
+         " }\n"
+         "model:\n"
+         "  type: var\n"
+         "  horizon_days: 10\n"
+         "  confidence: [0.95, 0.99]\n"
+         "  rate: 0.03\n"
+         "  factors:\n"
+         "    assets: [{ name: USD, short_rate: { a: 0.05, sigma: 0.012 } }]\n"
+         "  portfolio:\n"
+         "    - { name: zero, type: bond, asset: USD, maturity: 5, quantity: 1000000 }\n"
+         "    - { name: bullet, type: bond, asset: USD, maturity: 7.25, coupon: 0.04, period: 0.5, quantity: 400000 }\n"
+         "    - { name: receiver, type: swaption, position: receiver, asset: USD, strike: 0.03, start: 2, maturity: 7,"
+         " period: 1, quantity: 3000000 }\n"
+         "    - { name: floor, type: floor, asset: USD, strike: 0.025, start: 0.5, maturity: 3, period: 0.25,"
+         " quantity: 1000000 }\n"
+         "    - { name: cap, type: cap, asset: USD, strike: 0.035, start: 1, maturity: 5, period: 0.5, quantity: -2000000 }\n";
+}

@@ -31,8 +31,8 @@ double HullWhite::bond(double t, double t_end, double x) const {
   return std::exp(curve.log_discount(t_end) - curve.log_discount(t) + fit - b(t, t_end) * x);
 }
 
-double HullWhite::bond_option_sd(double expiry, double maturity) const {
-  return sigma * b(expiry, maturity) * std::sqrt(-std::expm1(-2 * a * expiry) / (2 * a));
+double HullWhite::bond_option_sd(double expiry, double maturity, double from) const {
+  return sigma * b(expiry, maturity) * std::sqrt(-std::expm1(-2 * a * (expiry - from)) / (2 * a));
 }
 
 double HullWhite::bond_option(double expiry, double maturity, double strike, bool call) const {
@@ -58,26 +58,30 @@ double cap_price(const HullWhite& m, const std::vector<double>& dates, double st
   return sum;
 }
 
+double par_state(const HullWhite& m, double date, const std::vector<double>& amounts, const std::vector<double>& times,
+                 double level) {
+  const auto sum = [&](double x) {
+    double s = 0;
+    for (std::size_t i = 0; i < amounts.size(); ++i) s += amounts[i] * m.bond(date, times[i], x);
+    return s;
+  };
+  double lo = -1, hi = 1;
+  while (sum(lo) < level) lo *= 2;
+  while (sum(hi) > level) hi *= 2;
+  for (int i = 0; i < 200 && hi - lo > 1e-15 * (1 + std::fabs(lo)); ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (sum(mid) > level ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
 double swaption_price(const HullWhite& m, const std::vector<double>& dates, double strike, bool payer) {
   if (dates.size() < 2) throw std::invalid_argument("a swaption needs an expiry and one payment date");
   const double expiry = dates.front();
   std::vector<double> coupon;
   for (std::size_t i = 1; i < dates.size(); ++i) coupon.push_back(strike * (dates[i] - dates[i - 1]));
   coupon.back() += 1;
-  // x* where the fixed leg's bonds at expiry are worth par: the sum falls as x rises.
-  const auto leg = [&](double x) {
-    double s = 0;
-    for (std::size_t i = 1; i < dates.size(); ++i) s += coupon[i - 1] * m.bond(expiry, dates[i], x);
-    return s;
-  };
-  double lo = -1, hi = 1;
-  while (leg(lo) < 1) lo *= 2;
-  while (leg(hi) > 1) hi *= 2;
-  for (int i = 0; i < 200 && hi - lo > 1e-15 * (1 + std::fabs(lo)); ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (leg(mid) > 1 ? lo : hi) = mid;
-  }
-  const double x_star = 0.5 * (lo + hi);
+  const double x_star = par_state(m, expiry, coupon, std::vector<double>(dates.begin() + 1, dates.end()), 1.0);
   // A payer swaption is a put on the coupon bond: a sum of puts on its bonds.
   double price = 0;
   for (std::size_t i = 1; i < dates.size(); ++i)

@@ -21,8 +21,9 @@ struct HullWhite {
   double v(double t, double t_end) const;
   // P(t, T) given x(t) = x: P^M(0,T)/P^M(0,t) exp(0.5 [V(t,T) - V(0,T) + V(0,t)] - B(t,T) x).
   double bond(double t, double t_end, double x) const;
-  // The standard deviation of ln P(T, S) at T: sigma B(T, S) sqrt((1 - e^{-2aT}) / 2a).
-  double bond_option_sd(double expiry, double maturity) const;
+  // The standard deviation of ln P(T, S) at T seen from t < T (today by default):
+  // sigma B(T, S) sqrt((1 - e^{-2a(T - t)}) / 2a).
+  double bond_option_sd(double expiry, double maturity, double from = 0) const;
   // A European call (put) expiring at T on the zero-coupon bond maturing at S > T,
   // struck at K (Jamshidian 1989).
   double bond_option(double expiry, double maturity, double strike, bool call) const;
@@ -35,6 +36,12 @@ struct RateStep {
   double decay, sd_x, b, load1, load2;  // in the order of hull_white_step's fields
 };
 RateStep rate_step(const HullWhite& m, double dt);
+
+// The state x at `date` where the bonds paying amounts[i] at times[i] are worth
+// `level` together (their sum falls as x rises): Jamshidian's exercise boundary,
+// which splits an option on them into options on each bond struck at its value there.
+double par_state(const HullWhite& m, double date, const std::vector<double>& amounts, const std::vector<double>& times,
+                 double level);
 
 // A caplet (floorlet) on the simple rate over [start, end], accrual end - start,
 // paid at `end`, per unit notional: a put (call) on the bond P(start, end).

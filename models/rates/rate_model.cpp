@@ -39,11 +39,8 @@ RateTables tables_of(const RateSpec& s) {
 }  // namespace
 
 std::vector<double> RateSpec::dates() const {
-  std::vector<double> d;
   if (instrument == RateInstrument::ZeroCouponBond) return {maturity};
-  const auto n = static_cast<int>(std::lround((maturity - start) / period));
-  for (int i = 0; i <= n; ++i) d.push_back(i == n ? maturity : start + i * period);
-  return d;
+  return schedule(start, maturity, period);
 }
 
 RateModel::RateModel(RateSpec spec) : spec_(std::move(spec)), tables_(tables_of(spec_)) {}
@@ -122,9 +119,8 @@ std::unique_ptr<Model> parse_rate_model(io::Block& model) {
     s.period = inst.real("period", std::nullopt, Range{0, 100, true, false});
     if (s.instrument == RateInstrument::Swaption || s.instrument == RateInstrument::BermudanSwaption)
       s.payer = inst.choice("position", {"payer", "receiver"}, std::nullopt) == "payer";
-    const double periods = (s.maturity - s.start) / s.period;
-    if (inst.valid() && !(periods >= 1 - 1e-9 && std::fabs(periods - std::round(periods)) < 1e-9))
-      inst.error("period", "maturity - start must be a whole number (>= 1) of periods");
+    if (inst.valid())
+      if (const std::string e = schedule_error(s.start, s.maturity, s.period); !e.empty()) inst.error("period", e);
   }
   inst.finish();
   if (s.instrument == RateInstrument::BermudanSwaption)

@@ -7,6 +7,31 @@ namespace mcsim::rates {
 
 std::vector<RateEvent> zero_coupon_bond(double maturity) { return {{maturity, {1.0}, {maturity}, 0, 0}}; }
 
+std::vector<RateEvent> coupon_bond(double maturity, double coupon, double period) {
+  if (coupon == 0) return zero_coupon_bond(maturity);
+  RateEvent e{maturity, {}, {}, 0, 0};
+  const auto n = static_cast<int>(std::ceil(maturity / period - 1e-9));  // coupon dates after today
+  for (int k = n - 1; k >= 0; --k) {
+    e.times.push_back(maturity - k * period);
+    e.amounts.push_back(coupon * period + (k == 0 ? 1.0 : 0.0));
+  }
+  return {e};
+}
+
+std::vector<double> schedule(double start, double maturity, double period) {
+  std::vector<double> d;
+  const auto n = static_cast<int>(std::lround((maturity - start) / period));
+  for (int i = 0; i <= n; ++i) d.push_back(i == n ? maturity : start + i * period);
+  return d;
+}
+
+std::string schedule_error(double start, double maturity, double period) {
+  const double periods = (maturity - start) / period;
+  return periods >= 1 - 1e-9 && std::fabs(periods - std::round(periods)) < 1e-9
+             ? ""
+             : "maturity - start must be a whole number (>= 1) of periods";
+}
+
 std::vector<RateEvent> cap_events(const std::vector<double>& dates, double strike, bool cap) {
   std::vector<RateEvent> out;
   for (std::size_t i = 1; i < dates.size(); ++i) {

@@ -2,6 +2,7 @@
 // the tables that path reads: zero-coupon bonds, caps and floors, European
 // swaptions.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "models/kernel_table.hpp"
@@ -19,6 +20,14 @@ struct RateEvent {
   int sign = 0;
 };
 std::vector<RateEvent> zero_coupon_bond(double maturity);
+// A bullet bond paying coupon * period every `period` years back from maturity
+// (dates after today) and the notional 1 at maturity; coupon 0: the zero-coupon bond.
+std::vector<RateEvent> coupon_bond(double maturity, double coupon, double period);
+
+// Period dates start, start + period, ..., maturity, and the error of a schedule
+// whose maturity - start is no whole number (>= 1) of periods ("" when it is).
+std::vector<double> schedule(double start, double maturity, double period);
+std::string schedule_error(double start, double maturity, double period);
 // Caplets (floorlets) on the periods between consecutive `dates`, each a put (call)
 // on its period's bond, at the period's start.
 std::vector<RateEvent> cap_events(const std::vector<double>& dates, double strike, bool cap);

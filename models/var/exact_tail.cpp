@@ -5,17 +5,22 @@
 #include <stdexcept>
 
 #include "models/option/quadrature.hpp"
+#include "models/var/rate_positions.hpp"
 #include "rng/sobol.hpp"  // inverse_normal
 
 namespace mcsim::var {
 
 namespace {
 
-double portfolio_value(const VarSpec& s, double spot, double elapsed) {
+// Position p's value at the asset's level: its spot, or a short-rate factor's state.
+double position_at(const VarSpec& s, const Position& p, double level, double elapsed) {
   const RiskAsset& a = s.assets.front();
+  return a.short_rate ? rate_value(*a.short_rate, p, elapsed, level) : value_of(p, elapsed, level, a.spot, s.rate, a.volatility);
+}
+
+double portfolio_value(const VarSpec& s, double level, double elapsed) {
   double v = 0;
-  for (const Position& p : s.portfolio)
-    v += value_of(p, elapsed, spot, a.spot, s.rate, a.volatility);
+  for (const Position& p : s.portfolio) v += position_at(s, p, level, elapsed);
   return v;
 }
 
@@ -27,9 +32,11 @@ double shock_quantile(const VarSpec& s, double u) {
 }  // namespace
 
 namespace {
+// The asset's level at the horizon after shock z (a short-rate factor's: normal about 0).
 double spot_at_shock(const VarSpec& s, double z) {
   const RiskAsset& a = s.assets.front();
   const double h = s.horizon();
+  if (a.short_rate) return a.volatility * std::sqrt(h) * z;
   return a.spot * std::exp((a.drift - 0.5 * a.volatility * a.volatility) * h + a.volatility * std::sqrt(h) * z);
 }
 // Its inverse: the shock that takes the spot to `spot`.
@@ -103,8 +110,7 @@ std::vector<TailRisk> exact_single_asset_contributions(const VarSpec& s, double 
   const double h = s.horizon();
   for (const Position& p : s.portfolio)
     out.push_back(tail_of(s, alpha, [&](double z) {
-      return value_of(p, 0, a.spot, a.spot, s.rate, a.volatility) -
-             value_of(p, h, spot_at_shock(s, z), a.spot, s.rate, a.volatility);
+      return position_at(s, p, a.spot, 0) - position_at(s, p, spot_at_shock(s, z), h);
     }));
   return out;
 }

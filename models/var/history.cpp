@@ -97,7 +97,8 @@ std::vector<std::vector<double>> daily_moves(const MarketHistory& h, const std::
 }
 
 std::vector<double> historical_log_spots(const MarketHistory& h, const std::vector<double>& spots,
-                                         const std::vector<bool>& absolute, double lambda, std::size_t horizon_days) {
+                                         const std::vector<bool>& absolute, const std::vector<bool>& level, double lambda,
+                                         std::size_t horizon_days) {
   const std::size_t days = h.dates.size(), n = spots.size();
   if (days <= horizon_days) return {};
   const std::size_t scenarios = days - horizon_days;
@@ -112,6 +113,10 @@ std::vector<double> historical_log_spots(const MarketHistory& h, const std::vect
       else
         move = absolute[i] ? p[t + horizon_days] - p[t] : std::log(p[t + horizon_days] / p[t]);
       const double spot = absolute[i] ? spots[i] + move : 0.0;
+      if (level[i]) {  // a short-rate factor: its level moves as the rate did
+        out[t * n + i] = spot;
+        continue;
+      }
       if (absolute[i] && !(spot > 0))
         throw std::runtime_error(fmt::format("{}: the move of {} from {} to {} ({:g}) takes its spot {:g} to {:g}; "
                                              "a price moved by absolute returns must stay above 0",

@@ -30,10 +30,12 @@ std::vector<std::vector<double>> daily_moves(const MarketHistory& h, const std::
 
 // Scenario t = 0 .. days - h - 1: the move from date t to date t + h, summed from
 // the daily moves when scaled, else straight from the two prices, applied to
-// today's spot: its log spot at [t * assets + i]. Throws naming the asset and
-// the window when an absolute move takes a spot to zero or below.
+// today's spot: its log spot at [t * assets + i], or where level[i] (a short-rate
+// factor, its moves absolute) the level itself. Throws naming the asset and the
+// window when an absolute move takes a spot to zero or below.
 std::vector<double> historical_log_spots(const MarketHistory& h, const std::vector<double>& spots,
-                                         const std::vector<bool>& absolute, double lambda, std::size_t horizon_days);
+                                         const std::vector<bool>& absolute, const std::vector<bool>& level, double lambda,
+                                         std::size_t horizon_days);
 
 // The daily log returns' covariance, annualised (252 days a year): the sample
 // covariance about the mean, or with lambda > 0 the EWMA (RiskMetrics, zero mean)

@@ -16,11 +16,13 @@ namespace mcsim::var {
 // barriers without rebate, in option::BarrierKind's order, call then put. Asians
 // pay on the geometric average of fixings evenly spaced from today to maturity. An
 // exchange is on two assets: it pays max(S_T - S'_T, 0) for its asset S and the
-// other S' (Margrabe's option to give one S' for one S).
+// other S' (Margrabe's option to give one S' for one S). Bonds, caps, floors and
+// swaptions are on a short-rate factor, valued as legs (rate_legs.hpp).
 enum class Instrument : int {
   Stock, Forward, Call, Put, DigitalCall, DigitalPut,
   DownOutCall, DownOutPut, UpOutCall, UpOutPut, DownInCall, DownInPut, UpInCall, UpInPut,
-  AsianCall, AsianPut, Exchange
+  AsianCall, AsianPut, Exchange,
+  Bond, Cap, Floor, PayerSwaption, ReceiverSwaption
 };
 
 MCSIM_HD bool is_vanilla(Instrument k) { return k == Instrument::Call || k == Instrument::Put; }
@@ -31,8 +33,9 @@ MCSIM_HD bool is_barrier(Instrument k) {
 }
 MCSIM_HD bool is_asian(Instrument k) { return k == Instrument::AsianCall || k == Instrument::AsianPut; }
 MCSIM_HD bool is_pair(Instrument k) { return k == Instrument::Exchange; }
+MCSIM_HD bool is_rate(Instrument k) { return static_cast<int>(k) >= static_cast<int>(Instrument::Bond); }
 // Valued by Black-Scholes-Merton, so at its asset's volatility.
-MCSIM_HD bool is_option(Instrument k) { return k != Instrument::Stock && k != Instrument::Forward; }
+MCSIM_HD bool is_option(Instrument k) { return k != Instrument::Stock && k != Instrument::Forward && !is_rate(k); }
 MCSIM_HD bool is_call(Instrument k) {
   return k == Instrument::Call || k == Instrument::DigitalCall || k == Instrument::AsianCall ||
          (is_barrier(k) && (static_cast<int>(k) - static_cast<int>(Instrument::DownOutCall)) % 2 == 0);
@@ -41,10 +44,12 @@ MCSIM_HD option::BarrierKind barrier_of(Instrument k) {
   return static_cast<option::BarrierKind>((static_cast<int>(k) - static_cast<int>(Instrument::DownOutCall)) / 2);
 }
 // Whether a unit's value grows without bound with a spot (a short one's loss then
-// has no mean under Student-t shocks): stocks, forwards, exchanges and calls that
-// cannot be knocked out above.
+// has no mean under Student-t shocks): stocks, forwards, exchanges, calls that
+// cannot be knocked out above, and what grows as rates fall without bound (bonds,
+// floors, receiver swaptions; a rate factor's level is normal, a bond's lognormal).
 inline bool unbounded_value(Instrument k) {
   if (k == Instrument::Stock || k == Instrument::Forward || k == Instrument::Exchange) return true;
+  if (is_rate(k)) return k == Instrument::Bond || k == Instrument::Floor || k == Instrument::ReceiverSwaption;
   if (is_digital(k) || !is_call(k)) return false;
   return !(is_barrier(k) && barrier_of(k) == option::BarrierKind::UpOut);
 }

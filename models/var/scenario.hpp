@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/option/bsm.hpp"
+#include "models/var/rate_legs.hpp"
 #include "models/var/var_spec.hpp"
 #include "rng/stream.hpp"
 
@@ -20,9 +21,10 @@ constexpr int kTerms = 2 + kUnitTerms;
 
 // The portfolio as a scenario kernel reads it, through pointers to host or device
 // copies of PortfolioArrays. Positions are in asset order, then those on two
-// factors (exchanges, options on a volatility factor) from asset_end[assets - 1] to
-// the end. Units are what the
-// contributions sum losses of: each position alone, then each group of the book's
+// factors (exchanges, options on a volatility factor) from asset_end[assets - 1],
+// then from asset_end[assets] the rate positions (their legs from leg_begin[p] to
+// leg_begin[p + 1]; none for the others). A short-rate factor's "log spot" is its level x. Units are what
+// the contributions sum losses of: each position alone, then each group of the book's
 // grouping columns (share_groups), a unit's members listed from unit_begin[u] to
 // unit_begin[u + 1] in `members`.
 template <class Real>
@@ -32,10 +34,12 @@ struct PortfolioView {
   const Real* mean_log;   // per asset: ln S0 + (drift - vol^2 / 2) h
   const Real* vol_h;      // per asset: vol sqrt(h)
   const Real* terms;      // kTerms per position
-  const int* asset_end;   // asset i's positions end here
+  const int* asset_end;   // asset i's positions end here; [assets]: the pairs' end
   const int* kind;        // per position: an Instrument
   const int* asset_of;    // per position: its asset
   const int* other_of;    // per position: its second factor; -1 for none
+  const int* leg_begin;   // positions + 1 offsets into legs
+  const Real* legs;       // kLegTerms per leg
   const int* unit_begin;  // units + 1 offsets into members
   const int* members;     // positions, by unit
   Real dof;               // Student-t degrees of freedom; 0: normal shocks
@@ -48,7 +52,7 @@ struct PortfolioView {
 // copy is two transfers.
 template <class Real>
 struct PortfolioArrays {
-  int assets = 0, positions = 0, units = 0;
+  int assets = 0, positions = 0, units = 0, legs = 0;
   Real dof = 0;
   bool historical = false;  // the reals end with the history's log spots
   std::vector<Real> reals;
@@ -56,11 +60,13 @@ struct PortfolioArrays {
   PortfolioView<Real> view(const Real* r, const int* i) const {
     const std::size_t tri = static_cast<std::size_t>(assets) * (assets + 1) / 2;
     const Real* terms = r + tri + 2 * assets;
-    const Real* history = historical ? terms + static_cast<std::size_t>(kTerms) * positions : nullptr;
-    const int* kind = i + assets;
-    const int* unit_begin = kind + 3 * positions;
-    return {assets,    positions,           units, r,         r + tri, r + tri + assets, terms, i, kind, kind + positions,
-            kind + 2 * positions, unit_begin, unit_begin + units + 1, dof, history};
+    const Real* leg = terms + static_cast<std::size_t>(kTerms) * positions;
+    const Real* history = historical ? leg + static_cast<std::size_t>(kLegTerms) * legs : nullptr;
+    const int* kind = i + assets + 1;
+    const int* leg_begin = kind + 3 * positions;
+    const int* unit_begin = leg_begin + positions + 1;
+    return {assets, positions, units, r, r + tri, r + tri + assets, terms, i, kind, kind + positions, kind + 2 * positions,
+            leg_begin, leg, unit_begin, unit_begin + units + 1, dof, history};
   }
   PortfolioView<Real> host_view() const { return view(reals.data(), ints.data()); }
 };
@@ -90,6 +96,14 @@ MCSIM_HD Real pair_loss(const PortfolioView<Real>& pf, int p, Real log_spot, Rea
   const Real* t = pf.terms + kTerms * p;
   return t[1] - t[0] * pair_value(static_cast<Instrument>(pf.kind[p]), Real(exp(log_spot)), Real(exp(log_other)), log_spot,
                                   log_other, t + 2);
+}
+
+// Rate position p's loss at its factor's level x (legs_value).
+template <class Real>
+MCSIM_HD Real rate_loss(const PortfolioView<Real>& pf, int p, Real x) {
+  const Real* t = pf.terms + kTerms * p;
+  const int first = pf.leg_begin[p];
+  return t[1] - t[0] * legs_value(pf.legs + static_cast<std::size_t>(kLegTerms) * first, pf.leg_begin[p + 1] - first, x);
 }
 
 // sqrt((dof - 2) / W) with W ~ chi-squared(dof): the factor that makes a normal
@@ -213,7 +227,8 @@ MCSIM_HD Real loss_at(const PortfolioView<Real>& pf, const Real* x, int stride) 
     const Real log_s = x[i * stride], s = exp(log_s);
     for (; p < pf.asset_end[i]; ++p) loss += position_loss(pf, p, s, log_s);
   }
-  for (; p < pf.positions; ++p) loss += pair_loss(pf, p, x[pf.asset_of[p] * stride], x[pf.other_of[p] * stride]);
+  for (; p < pf.asset_end[pf.assets]; ++p) loss += pair_loss(pf, p, x[pf.asset_of[p] * stride], x[pf.other_of[p] * stride]);
+  for (; p < pf.positions; ++p) loss += rate_loss(pf, p, x[pf.asset_of[p] * stride]);
   return loss;
 }
 
@@ -227,6 +242,7 @@ MCSIM_HD Real scenario_loss(const PortfolioView<Real>& pf, rng::Stream& stream, 
 template <class Real>
 MCSIM_HD double position_loss_at(const PortfolioView<Real>& pf, int p, const Real* x, std::size_t stride) {
   const Real log_spot = x[static_cast<std::size_t>(pf.asset_of[p]) * stride];
+  if (pf.leg_begin[p + 1] > pf.leg_begin[p]) return static_cast<double>(rate_loss(pf, p, log_spot));
   if (pf.other_of[p] >= 0)
     return static_cast<double>(pair_loss(pf, p, log_spot, x[static_cast<std::size_t>(pf.other_of[p]) * stride]));
   const Real spot = exp(log_spot);

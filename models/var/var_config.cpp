@@ -7,6 +7,7 @@
 #include "models/correlation.hpp"
 #include "io/schema.hpp"
 #include "models/var/history.hpp"
+#include "models/rates/rate_products.hpp"
 #include "models/var/portfolio_file.hpp"
 #include "models/var/var_spec.hpp"
 
@@ -34,12 +35,19 @@ void read_factor_history(io::Block& factors, VarSpec& s, const std::vector<io::B
   // Monte Carlo's shocks are log-normal: their covariance is of log returns.
   const std::string only_historical = "absolute moves serve method: historical";
   if (!historical && returns == "absolute") h.error("returns", only_historical);
+  std::vector<bool> level;
   for (std::size_t i = 0; i < s.assets.size(); ++i) {
     io::Block& b = *blocks[i];
-    s.assets[i].absolute = b.choice("returns", {"relative", "absolute"}, returns) == "absolute";
+    const bool rate = s.assets[i].short_rate.has_value();
+    // A short-rate factor's history is its rate, which moves by changes.
+    s.assets[i].absolute = b.choice("returns", {"relative", "absolute"}, rate ? "absolute" : returns) == "absolute";
+    if (rate && !s.assets[i].absolute) b.error("returns", "a short-rate factor moves by changes of its rate: absolute");
     if (s.assets[i].absolute && !historical && b.has("returns")) b.error("returns", only_historical);
+    if (rate && !historical)
+      b.error("short_rate", "moves by its Hull-White model under Monte Carlo; a history serves it under method: historical");
     names.push_back(s.assets[i].name);
     absolute.push_back(s.assets[i].absolute);
+    level.push_back(rate);
   }
   const MarketHistory history = read_history(h, names, absolute);
   h.finish();
@@ -47,14 +55,15 @@ void read_factor_history(io::Block& factors, VarSpec& s, const std::vector<io::B
   s.history_file = history.file;
   s.window = {history.dates.front(), history.dates.back()};
   for (std::size_t i = 0; i < s.assets.size(); ++i)
-    if (!blocks[i]->has("spot")) s.assets[i].spot = history.prices[i].back();  // today: the window's last price
+    if (!blocks[i]->has("spot") && !s.assets[i].short_rate)
+      s.assets[i].spot = history.prices[i].back();  // today: the window's last price
   if (historical) {
     if (history.dates.size() <= s.horizon_days)
       return h.error("file", fmt::format("{} dates in the window give no {}-day move", history.dates.size(), s.horizon_days));
     std::vector<double> spots;
     for (const RiskAsset& a : s.assets) spots.push_back(a.spot);
     try {
-      s.historical_log_spots = historical_log_spots(history, spots, absolute, lambda, s.horizon_days);
+      s.historical_log_spots = historical_log_spots(history, spots, absolute, level, lambda, s.horizon_days);
     } catch (const std::exception& e) {
       h.error_where(h.where_of("file"), e.what());
     }
@@ -76,6 +85,21 @@ void read_factor_history(io::Block& factors, VarSpec& s, const std::vector<io::B
   const CholeskyFactor f = correlation_cholesky(s.correlation);
   if (!f.error.empty()) h.error("file", "the history's correlation: " + f.error);
   s.cholesky = f.lower;
+}
+
+// A short-rate factor: Hull-White's mean reversion and volatility (its curve is
+// flat at the job's rate, set once that is read). Its level x starts at 0; over the
+// horizon h it moves by a normal of sd x's own, which volatility sqrt(h) gives.
+void read_short_rate(io::Block& b, const VarSpec& s, RiskAsset& a) {
+  for (const char* k : {"spot", "volatility", "drift"})
+    if (b.has(k)) b.error(k, "a short-rate factor's level is its Hull-White state (0 today), moved by its model");
+  io::Block m = b.child("short_rate", true);
+  m.choice("model", {"hull_white"}, std::string("hull_white"));
+  rates::HullWhite hw{m.real("a", std::nullopt, Range{0, 10, true, false}), m.real("sigma", std::nullopt, Range{0, 1, true, false}),
+                      market::Curve::flat(0)};
+  m.finish();
+  if (hw.a > 0 && hw.sigma > 0) a.volatility = rates::rate_step(hw, s.horizon()).sd_x / std::sqrt(s.horizon());
+  a.short_rate = hw;
 }
 
 void parse_factors(io::Block& factors, VarSpec& s) {
@@ -101,6 +125,13 @@ void parse_factors(io::Block& factors, VarSpec& s) {
     io::Block& b = list[i];
     RiskAsset a;
     a.name = b.text("name", std::nullopt);
+    if (b.has("short_rate")) {
+      read_short_rate(b, s, a);
+      if (!taken.insert(a.name).second) b.error("name", "asset '" + a.name + "' is listed twice");
+      s.assets.push_back(a);
+      blocks.push_back(&b);
+      continue;
+    }
     // With a history, today's spot is its window's last price; Monte Carlo then
     // estimates the volatility there too, while historical moves keep it for options.
     if (history) b.schema_note("spot", "the history's last price in the window");
@@ -146,6 +177,47 @@ int asset_named(io::Block& b, const char* key, const std::vector<std::string>& n
   return -1;
 }
 
+// Why position p may not be on its factors, and the key that names the wrong one:
+// a rate position off a short-rate factor, another on one (no message when it may).
+struct FactorError {
+  std::string key, message;
+};
+FactorError wrong_factor(const VarSpec& s, const Position& p) {
+  const auto rate = [&](int i) { return i >= 0 && s.assets[static_cast<std::size_t>(i)].short_rate.has_value(); };
+  const auto name = [&](int i) { return "'" + s.assets[static_cast<std::size_t>(i)].name + "'"; };
+  const std::string carries = " is a short-rate factor: it carries bonds, caps, floors and swaptions";
+  if (is_rate(p.instrument) && p.asset >= 0 && !rate(p.asset))
+    return {"asset", name(p.asset) + " is no short-rate factor; bonds, caps, floors and swaptions are on one (short_rate)"};
+  if (!is_rate(p.instrument) && rate(p.asset)) return {"asset", name(p.asset) + carries};
+  if (!is_rate(p.instrument) && rate(p.other)) return {is_pair(p.instrument) ? "other" : "volatility_factor", name(p.other) + carries};
+  return {};
+}
+
+// A bond (coupon, period), cap or floor (strike, start, period) or swaption
+// (position, strike, start, period): its dates on the schedule the rates family
+// uses; every option's expiry after the horizon.
+void read_rate_position(io::Block& b, const VarSpec& s, const std::string& type, Position& p) {
+  if (type == "bond") {
+    p.instrument = Instrument::Bond;
+    p.coupon = b.real("coupon", 0.0, Range{-1, 1});
+    b.schema_note("period", "", "> 0");
+    if (p.coupon != 0) p.period = b.real("period", std::nullopt, Range::positive());
+    else if (b.has("period")) b.error("period", "a zero-coupon bond has no coupon period");
+    return;
+  }
+  if (type == "swaption")
+    p.instrument = b.choice("position", {"payer", "receiver"}, std::nullopt) == "payer" ? Instrument::PayerSwaption
+                                                                                        : Instrument::ReceiverSwaption;
+  else
+    p.instrument = type == "cap" ? Instrument::Cap : Instrument::Floor;
+  p.strike = b.real("strike", std::nullopt, Range{-1, 1});
+  p.start = b.real("start", std::nullopt, Range::positive());
+  p.period = b.real("period", std::nullopt, Range::positive());
+  if (b.valid() && p.start <= s.horizon())
+    b.error("start", fmt::format("{} years comes before the horizon of {} days ({:.6g} years): its first rate is fixed "
+                                 "by then", p.start, s.horizon_days, s.horizon()));
+}
+
 void parse_portfolio(io::Block& model, VarSpec& s) {
   std::vector<std::string> names;
   for (const auto& a : s.assets) names.push_back(a.name);
@@ -165,7 +237,9 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
     p.name = b.text("name", "p" + std::to_string(s.portfolio.size()));
     if (!taken.insert(p.name).second) b.error("name", "position '" + p.name + "' is named twice");
     const std::string type =
-        b.choice("type", {"stock", "forward", "option", "digital", "barrier", "asian", "exchange"}, std::nullopt);
+        b.choice("type", {"stock", "forward", "option", "digital", "barrier", "asian", "exchange", "bond", "cap", "floor",
+                          "swaption"},
+                 std::nullopt);
     p.asset = asset_named(b, "asset", names);
     p.quantity = b.real("quantity", std::nullopt);
     // Revalued at the horizon on its remaining life, which must not have ended.
@@ -175,8 +249,14 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
         b.error("maturity", fmt::format("{} years ends before the horizon of {} days ({:.6g} years)", p.maturity,
                                         s.horizon_days, s.horizon()));
     };
+    const bool rate = type == "bond" || type == "cap" || type == "floor" || type == "swaption";
     if (type == "stock") {
       p.instrument = Instrument::Stock;
+    } else if (rate) {
+      read_rate_position(b, s, type, p);
+      read_maturity();
+      if (b.valid() && p.instrument != Instrument::Bond)
+        if (const std::string e = rates::schedule_error(p.start, p.maturity, p.period); !e.empty()) b.error("period", e);
     } else if (type == "exchange") {
       p.instrument = Instrument::Exchange;
       p.other = asset_named(b, "other", names);
@@ -220,6 +300,7 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
             !e.empty())
           b.error("barrier", e);
     }
+    if (const FactorError e = wrong_factor(s, p); !e.message.empty()) b.error(e.key, e.message);
     b.finish();
     s.portfolio.push_back(p);
   }
@@ -274,6 +355,8 @@ bool parse_var_spec(io::Block& model, VarSpec& s) {
   io::Block factors = model.child("factors", true);
   parse_factors(factors, s);
   s.rate = model.real("rate", 0.0, {-1.0, 1.0});
+  for (RiskAsset& a : s.assets)  // fitted to today's flat curve
+    if (a.short_rate) a.short_rate->curve = market::Curve::flat(s.rate);
   s.keep_pnl = model.choice("keep_pnl", {"false", "true"}, std::string("false")) == "true";
   parse_portfolio(model, s);
   if (s.historical()) {
@@ -316,13 +399,19 @@ const std::vector<io::KeySchema>& var_keys() {
        "risk: the asset's annual drift over the horizon (Monte Carlo)"},
       {"model.factors.assets[].returns", "one of", "(depends on other keys)", "relative, absolute",
        "risk: historical moves of this asset as log returns or price changes (default: the history's)"},
+      {"model.factors.assets[].short_rate", "block", "", "",
+       "risk: makes the factor a Hull-White short rate fitted to model.rate, for bonds, caps, floors and swaptions; its "
+       "level is the model's state (0 today; historical: moved by its column's rate changes)"},
+      {"model.factors.assets[].short_rate.model", "one of", "hull_white", "hull_white", "risk: Hull-White one-factor"},
+      {"model.factors.assets[].short_rate.a", "number", "", "in (0, 10]", "risk: the short rate's mean reversion"},
+      {"model.factors.assets[].short_rate.sigma", "number", "", "in (0, 1]", "risk: the short rate's volatility"},
       {"model.factors.correlation", "number or matrix", "(depends on other keys)", "in [-1, 1]",
        "risk: the assets' correlation matrix, or one number for every pair"},
       {"model.rate", "number", "0", "in [-1, 1]",
        "risk: the risk-free rate that values the options"},
       {"model.portfolio", "list of blocks or block", "-", "",
-       "risk: the positions, each a stock, forward, option, digital, barrier or Asian option on one asset or an exchange of "
-       "two; or {file, groups}"},
+       "risk: the positions, each a stock, forward, option, digital, barrier or Asian option on one asset, an exchange of "
+       "two, or a bond, cap, floor or swaption on a short-rate factor; or {file, groups}"},
       {"model.portfolio.file", "text", "", "",
        "risk: a CSV of positions: id, type (stock, forward, option, digital, barrier, asian, exchange), underlying, "
        "quantity, option, strike, maturity, barrier, kind, average, fixings, other, correlation, volatility_factor and "
@@ -335,11 +424,20 @@ const std::vector<io::KeySchema>& var_keys() {
        "written by mcsim: the positions file's digest (HEX of PATH); read again over a changed file, the job is refused"},
       {"model.portfolio[].name", "text", "p0, p1, ...", "",
        "risk: the position's name in the contributions"},
-      {"model.portfolio[].type", "one of", "", "stock, forward, option, digital, barrier, asian, exchange",
+      {"model.portfolio[].type", "one of", "", "stock, forward, option, digital, barrier, asian, exchange, bond, cap, floor, swaption",
        "risk: the kind of position (digital: cash-or-nothing, one unit of cash a unit held; barrier: continuously "
        "monitored, no rebate, checked at the horizon's spot; asian: on a geometric average, its fixings before the "
        "horizon valued given the spots today and at the horizon; exchange: Margrabe's option to give one unit of other for "
-       "one of asset)"},
+       "one of asset; bond, cap, floor, swaption: per unit notional on a short-rate factor, valued in Hull-White closed form, "
+       "a swaption by Jamshidian's split)"},
+      {"model.portfolio[].coupon", "number", "0", "in [-1, 1]",
+       "risk: a bond's annual coupon rate, paid every period back from maturity (0: a zero-coupon bond)"},
+      {"model.portfolio[].start", "number", "", "> 0",
+       "risk: a cap's or floor's first period start, a swaption's expiry (years; after the horizon)"},
+      {"model.portfolio[].period", "number", "", "> 0",
+       "risk: the accrual period in years (caps, floors, swaptions: maturity - start a whole number of them)"},
+      {"model.portfolio[].position", "one of", "", "payer, receiver",
+       "risk: a swaption's: pay or receive the fixed rate (strike)"},
       {"model.portfolio[].other", "text", "", "",
        "risk: the asset an exchange gives up (exchange positions: pays max(S_asset - S_other, 0) at maturity)"},
       {"model.portfolio[].correlation", "number", "the factors' (Monte Carlo)", "in [-1, 1]",
@@ -362,10 +460,11 @@ const std::vector<io::KeySchema>& var_keys() {
        "risk: units held (negative: short)"},
       {"model.portfolio[].option", "one of", "", "call, put",
        "risk: call or put (option, digital, barrier and asian positions)"},
-      {"model.portfolio[].strike", "number", "", "> 0 or any for a forward",
-       "risk: the strike (forward, option, digital, barrier and asian positions)"},
+      {"model.portfolio[].strike", "number", "", "> 0 or in [-1, 1] or any for a forward",
+       "risk: the strike (forward, option, digital, barrier and asian positions; a cap's or floor's rate and a swaption's "
+       "fixed rate, in [-1, 1])"},
       {"model.portfolio[].maturity", "number", "", "> 0",
-       "risk: years to maturity today (forward, option, digital, barrier, asian and exchange positions)"},
+       "risk: years to maturity today (a rate position's last payment)"},
       {"model.factors.dof", "number", "", "in (2, 1e+06]",
        "risk: the Student-t degrees of freedom"},
       {"model.keep_pnl", "one of", "false", "false, true",

@@ -5,11 +5,13 @@
 #include <cmath>
 #include <cstdint>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "io/block.hpp"
+#include "models/rates/hull_white.hpp"
 #include "models/var/revalue.hpp"
 
 namespace mcsim::var {
@@ -21,6 +23,10 @@ struct RiskAsset {
   std::string name;
   double spot = 0, volatility = 0, drift = 0;  // GBM: d ln S = (drift - vol^2 / 2) dt + vol dW
   bool absolute = false;  // historical: its moves are price changes, not log returns
+  // A short-rate factor: its level is the Hull-White state x (0 today, fitted to
+  // the job's rate), which moves by a normal of sd volatility sqrt(h) (Monte Carlo:
+  // x's own over the horizon) or by the history's short-rate changes.
+  std::optional<rates::HullWhite> short_rate;
 };
 
 struct Position {
@@ -35,6 +41,10 @@ struct Position {
   int fixings = 0;        // Asians: fixings evenly spaced to maturity, the first maturity / fixings from today
   int other = -1;         // a second factor: an exchange's asset given up, or an option's implied volatility
   double correlation = 0; // exchanges: of the two assets, which values it
+  // Bonds: a coupon rate paid every period (0: a zero-coupon bond); caps, floors and
+  // swaptions: the first period's start (a swaption's expiry), the period, and the
+  // cap rate or the swap's fixed rate as the strike.
+  double coupon = 0, start = 0, period = 0;
   Contract contract() const { return {instrument, strike, barrier, maturity, fixings}; }
   // An option or digital valued at the level of its second factor, not its asset's volatility.
   bool volatility_from_factor() const { return other >= 0 && !is_pair(instrument); }
