@@ -159,8 +159,72 @@ def exchange(spot, other_spot, tau, vol):
     return spot * norm_cdf(d1) - other_spot * norm_cdf(d1 - sd)
 
 
+# The short-rate factor USD: Hull-White (a, sigma) on the flat curve at RATE. Its
+# level in mcsim is the state x; here bonds are priced from the short rate
+# r = x + phi(t) in Brigo and Mercurio's A(t, T) e^{-B(t, T) r} form (3.39).
+HW_A, HW_SIGMA = 0.05, 0.012
+
+
+def hw_b(t, T):
+    return (1 - math.exp(-HW_A * (T - t))) / HW_A
+
+
+def hw_bond(t, T, x):
+    a, s = HW_A, HW_SIGMA
+    r = x + RATE + s * s / (2 * a * a) * (1 - math.exp(-a * t)) ** 2  # phi(t): the flat forward plus convexity
+    b = hw_b(t, T)
+    log_a = -RATE * (T - t) + b * RATE - s * s / (4 * a) * (1 - math.exp(-2 * a * t)) * b * b
+    return math.exp(log_a - b * r)
+
+
+def hw_bond_option(t, expiry, maturity, strike, x, call):
+    """At t, an option expiring at `expiry` on the bond maturing at `maturity`."""
+    sd = HW_SIGMA * hw_b(expiry, maturity) * math.sqrt((1 - math.exp(-2 * HW_A * (expiry - t))) / (2 * HW_A))
+    ps, pt = hw_bond(t, maturity, x), hw_bond(t, expiry, x)
+    if ps < 1e-300 or pt < 1e-300:  # far in the tail, rates so high the bonds have vanished
+        return 0.0 if call or pt < 1e-300 else strike * pt
+    d1 = math.log(ps / (strike * pt)) / sd + 0.5 * sd
+    if call:
+        return ps * norm_cdf(d1) - strike * pt * norm_cdf(d1 - sd)
+    return strike * pt * norm_cdf(sd - d1) - ps * norm_cdf(-d1)
+
+
+def schedule(start, maturity, period):
+    n = round((maturity - start) / period)
+    return [start + i * period for i in range(n)] + [maturity]
+
+
+@functools.lru_cache(maxsize=None)
+def jamshidian_strikes(dates, strike):
+    """The state at expiry where the swap's fixed bonds are worth par, and each bond's value there."""
+    coupons = [strike * (dates[i] - dates[i - 1]) for i in range(1, len(dates))]
+    coupons[-1] += 1
+    par = lambda x: sum(c * hw_bond(dates[0], t, x) for c, t in zip(coupons, dates[1:])) - 1
+    lo, hi = -1.0, 1.0
+    for _ in range(300):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if par(mid) > 0 else (lo, mid)
+    x = 0.5 * (lo + hi)
+    return tuple(zip(coupons, dates[1:], [hw_bond(dates[0], t, x) for t in dates[1:]]))
+
+
+def rate_value(pos, x, elapsed):
+    kind, qty = pos[0], pos[2]
+    if kind == "zero":  # ("zero", "USD", qty, maturity)
+        return qty * hw_bond(elapsed, pos[3], x)
+    strike, dates = pos[3], schedule(*pos[4:7])  # (kind, "USD", qty, strike, start, maturity, period)
+    if kind in ("cap", "floor"):  # caplet: (1 + K tau) puts on P(start, end) struck at 1 / (1 + K tau)
+        return qty * sum((1 + strike * (e - s)) * hw_bond_option(elapsed, s, e, 1 / (1 + strike * (e - s)), x, kind == "floor")
+                         for s, e in zip(dates, dates[1:]))
+    # a receiver swaption: calls on the fixed leg's bonds (a payer's: puts)
+    return qty * sum(c * hw_bond_option(elapsed, dates[0], t, k, x, kind == "receiver")
+                     for c, t, k in jamshidian_strikes(tuple(dates), strike))
+
+
 def value(pos, spot, elapsed, spots=None):
     kind, asset, qty = pos[0], pos[1], pos[2]
+    if asset == "USD":
+        return rate_value(pos, spot, elapsed)
     vol = ASSETS[asset][1]
     if kind == "stock":
         return qty * spot
@@ -189,6 +253,10 @@ def position_loss(pos, z):
     today = {a: s0 for a, (s0, _, _) in ASSETS.items()}
     later = {a: s0 * math.exp((drift - 0.5 * vol * vol) * H + vol * math.sqrt(H) * z)
              for a, (s0, vol, drift) in ASSETS.items()}
+    # The rate's state: 0 today, a normal of x's own sd over H; it rises as z falls,
+    # since its books lose as rates rise.
+    today["USD"] = 0.0
+    later["USD"] = -HW_SIGMA * math.sqrt((1 - math.exp(-2 * HW_A * H)) / (2 * HW_A)) * z
     a = pos[1]
     return value(pos, today[a], 0, today) - value(pos, later[a], H, later)
 
@@ -225,6 +293,10 @@ CASES = [
      ["stock", "call"]),
     ("geometric-asian-put", [("stock", "ACME", 1000), ("geometric-asian-put", "ACME", 1000, 100, 0.5, 26)], 5,
      ["stock", "avg"]),
+    ("rates-zero-receiver", [("zero", "USD", 1000000, 5), ("receiver", "USD", 3000000, 0.03, 2, 7, 1)], None,
+     ["zero", "receiver"]),
+    ("rates-floor-short-cap-t", [("floor", "USD", 2000000, 0.025, 0.5, 3, 0.25),
+                                 ("cap", "USD", -1500000, 0.035, 1, 5, 0.5)], 5, ["floor", "cap"]),
 ]
 
 if __name__ == "__main__":

@@ -70,6 +70,13 @@ TEST_CASE("portfolio VaR ES and contributions agree on CPU and GPU", "[gpu][var]
                       run_on(io::BackendChoice::Cuda, var_job("", "student_t"), t_sets), tolerance, !is_double);
     check_risk_agrees(run_on(io::BackendChoice::Cpu, var_exotic_job(), sets),
                       run_on(io::BackendChoice::Cuda, var_exotic_job(), sets), tolerance, !is_double);
+    // Bonds, caps, floors and swaptions on a short rate: alone, and beside an equity book.
+    check_risk_agrees(run_on(io::BackendChoice::Cpu, var_rates_job(), sets),
+                      run_on(io::BackendChoice::Cuda, var_rates_job(), sets), tolerance, !is_double);
+    const std::string mixed = std::string(MCSIM_SOURCE_DIR) + "/configs/var-rates.yaml";
+    const std::vector<std::string> small{std::string("run.precision=") + precision, "run.paths=200000"};
+    const auto on = [&](io::BackendChoice b) { return run_job(io::load_job_file(mixed, small), RunOptions{b, false, "test"}); };
+    check_risk_agrees(on(io::BackendChoice::Cpu), on(io::BackendChoice::Cuda), tolerance, !is_double);
   }
 }
 
@@ -101,4 +108,7 @@ TEST_CASE("portfolio risk on the GPU has the same bits for any chunk size and on
   const auto c = run_on(io::BackendChoice::Cuda, var_book_job(), {"run.precision=float", "run.chunk_paths=8192"});
   CHECK(first_different_estimate(a, b) == "");
   CHECK(first_different_estimate(a, c) == "");
+  const auto d = run_on(io::BackendChoice::Cuda, var_rates_job(), {"run.chunk_paths=8192"});
+  const auto e = run_on(io::BackendChoice::Cuda, var_rates_job(), {"run.chunk_paths=2048"});
+  CHECK(first_different_estimate(d, e) == "");
 }

@@ -152,7 +152,7 @@ TEST_CASE("mistakes in a positions file name its line and column", "[var][histor
   {
     const auto [p, e] = errors("rows.csv", header + "a,stock,A,1,,,\n"            // fine
                                                      "a,stock,A,1,,,\n"            // the id again
-                                                     "c,bond,A,1,,,\n"             // no such type
+                                                     "c,swap,A,1,,,\n"             // no such type
                                                      "d,stock,AA,1,,,\n"           // no such asset
                                                      "e,stock,A,lots,,,\n"         // not a number
                                                      "f,stock,A,1,,100,\n"         // a stock has no strike
@@ -160,7 +160,8 @@ TEST_CASE("mistakes in a positions file name its line and column", "[var][histor
                                                      "h,forward,B,1,,40,0.01\n"    // ends before the horizon
                                                      "i,digital,A,1,,40,1\n");      // a digital call or put?
     CHECK(has_line(e, p + ":3:1: position 'a' is listed twice"));
-    CHECK(has_line(e, p + ":4:3: type must be one of stock, forward, option, digital, barrier, asian, exchange (got 'bond')"));
+    CHECK(has_line(e, p + ":4:3: type must be one of stock, forward, option, digital, barrier, asian, exchange, bond, cap, floor, "
+                      "swaption (got 'swap')"));
     CHECK(has_line(e, p + ":5:9: no risk factor named 'AA' (did you mean 'A'?)"));
     CHECK(has_line(e, p + ":6:11: expected a number in column 'quantity', got 'lots'"));
     CHECK(has_line(e, p + ":7:14: a stock takes no strike (got '100')"));

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -177,4 +178,38 @@ TEST_CASE("rate-position mistakes name their key and line", "[var][rates][config
   has("short_rate: { a: 0.05,", "spot: 0.03, short_rate: { a: 0.05,", "model.factors.assets[0].spot",
       "a short-rate factor's level is its Hull-White state");
   has("sigma: 0.012", "sigma: 0", "model.factors.assets[0].short_rate.sigma", "must be in (0, 1]");
+}
+
+TEST_CASE("rate positions from a CSV file value as the same positions in the config", "[var][rates][config]") {
+  using namespace var_history;
+  const std::string header = "id,type,underlying,quantity,strike,maturity,coupon,start,period,position\n";
+  const std::string rows = "zero,bond,USD,1000000,,5,,,,\n"
+                           "bullet,bond,USD,400000,,7.25,0.04,,0.5,\n"
+                           "receiver,swaption,USD,3000000,0.03,7,,2,1,receiver\n"
+                           "floor,floor,USD,1000000,0.025,3,,0.5,0.25,\n"
+                           "cap,cap,USD,-2000000,0.035,5,,1,0.5,\n";
+  const std::string listed = var_rates_job();
+  const std::string filed =
+      listed.substr(0, listed.find("  portfolio:")) + "  portfolio: { file: " + write("rates-book.csv", header + rows) + " }\n";
+  const auto ea = by_name(run_cpu(listed)), eb = by_name(run_cpu(filed));
+  REQUIRE(ea.size() == eb.size());
+  for (const auto& [name, e] : ea) {
+    INFO(name);
+    CHECK(std::memcmp(&e.value, &eb.at(name).value, sizeof(double)) == 0);
+  }
+  // Mistakes name the file, line and column (of characters).
+  const auto refused = [&](const std::string& row, const std::string& message) {
+    const std::string path = write("rates-bad.csv", header + rows + row);
+    const std::vector<std::string> lines = errors_of(listed.substr(0, listed.find("  portfolio:")) + "  portfolio: { file: " + path + " }\n");
+    std::string all;
+    for (const auto& l : lines) all += l + "\n";
+    INFO(all);
+    CHECK(has_line(lines, path + ":7:" + message));
+  };
+  refused("x,bond,USD,1,0.03,5,,,,\n", "14: a bond takes no strike (got '0.03')");
+  refused("x,swaption,USD,1,0.03,7,,2,1,\n", "30: a swaption needs a value in column position");
+  refused("x,swaption,USD,1,0.03,7,,2,1,straddle\n", "30: position must be payer or receiver (got 'straddle')");
+  refused("x,cap,USD,1,0.03,5,,0.01,0.5,\n", "21: 0.01 years comes before the horizon of 10 days");
+  refused("x,floor,USD,1,0.03,5.1,,1,0.5,\n", "27: maturity - start must be a whole number (>= 1) of periods");
+  refused("x,bond,USD,1,,5,0.04,,,\n", "23: a bond needs a value in column period");
 }

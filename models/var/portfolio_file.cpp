@@ -15,7 +15,8 @@ namespace {
 // Columns every row fills, and those only some types need.
 const std::vector<std::string> kRequired{"id", "type", "underlying", "quantity"};
 const std::vector<std::string> kByType{"option",  "strike",  "maturity", "barrier",     "kind",
-                                       "average", "fixings", "other",    "correlation", "volatility_factor"};
+                                       "average", "fixings", "other",    "correlation", "volatility_factor",
+                                       "coupon",  "start",   "period",   "position"};
 // Groups the grouping columns may make together: each is a unit of the contributions'
 // sums on every device (models/var/scenario.hpp), so a column of ids is refused.
 constexpr std::size_t kMostGroups = 1000;
@@ -91,6 +92,7 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
     const io::CsvField *option = field(row, 4), *strike = field(row, 5), *maturity = field(row, 6);
     const io::CsvField *barrier = field(row, 7), *kind = field(row, 8), *average = field(row, 9), *fixings = field(row, 10);
     const io::CsvField *other = field(row, 11), *correlation = field(row, 12), *vol_factor = field(row, 13);
+    const io::CsvField *coupon = field(row, 14), *start = field(row, 15), *period = field(row, 16), *position = field(row, 17);
     bool ok = true;
     p.name = id.text;
     if (p.name.empty()) ok = rows.error(id, "a position needs an id");
@@ -106,8 +108,11 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
     const bool stock = type.text == "stock", forward = type.text == "forward", digital = type.text == "digital";
     const bool with_barrier = type.text == "barrier", asian = type.text == "asian", exchange = type.text == "exchange";
     const bool is_option = type.text == "option" || digital || with_barrier || asian;  // a call or a put
-    if (!stock && !forward && !is_option && !exchange) {
-      rows.error(type, "type must be one of stock, forward, option, digital, barrier, asian, exchange (got '" + type.text + "')");
+    const bool bond = type.text == "bond", swaption = type.text == "swaption";
+    const bool periodic = type.text == "cap" || type.text == "floor" || swaption;  // on a schedule from start
+    if (!stock && !forward && !is_option && !exchange && !bond && !periodic) {
+      rows.error(type, "type must be one of stock, forward, option, digital, barrier, asian, exchange, bond, cap, floor, "
+                       "swaption (got '" + type.text + "')");
       continue;
     }
     // A field the type does not use, when filled in, is a row put in the wrong columns.
@@ -136,9 +141,33 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
       p.instrument = Instrument::Forward;
     } else if (exchange) {
       p.instrument = Instrument::Exchange;
+    } else if (bond) {
+      p.instrument = Instrument::Bond;
+    } else if (periodic && !swaption) {
+      p.instrument = type.text == "cap" ? Instrument::Cap : Instrument::Floor;
     }
-    if (const io::CsvField* f = needed(strike, "strike", !stock && !exchange)) {
-      if (const auto k = rows.number(*f, "strike", is_option ? io::Range::positive() : io::Range{})) p.strike = *k;
+    if (const io::CsvField* f = needed(position, "position", swaption)) {
+      if (f->text == "payer" || f->text == "receiver")
+        p.instrument = f->text == "payer" ? Instrument::PayerSwaption : Instrument::ReceiverSwaption;
+      else
+        ok = rows.error(*f, "position must be payer or receiver (got '" + f->text + "')");
+    }
+    if (const io::CsvField* f = needed(strike, "strike", !stock && !exchange && !bond)) {
+      const io::Range range = is_option ? io::Range::positive() : periodic ? io::Range{-1, 1} : io::Range{};
+      if (const auto k = rows.number(*f, "strike", range)) p.strike = *k;
+      else ok = false;
+    }
+    // A bond's coupon (empty: none) and its period; a cap's, floor's or swaption's start and period.
+    if (const io::CsvField* f = needed(coupon, "coupon", bond && coupon && !coupon->text.empty())) {
+      if (const auto c = rows.number(*f, "coupon", io::Range{-1, 1})) p.coupon = *c;
+      else ok = false;
+    }
+    if (const io::CsvField* f = needed(start, "start", periodic)) {
+      if (const auto t = rows.number(*f, "start", io::Range::positive())) p.start = *t;
+      else ok = false;
+    }
+    if (const io::CsvField* f = needed(period, "period", periodic || p.coupon != 0)) {
+      if (const auto t = rows.number(*f, "period", io::Range::positive())) p.period = *t;
       else ok = false;
     }
     if (const io::CsvField* f = needed(maturity, "maturity", !stock)) {
@@ -195,6 +224,12 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
       else ok = false;
     } else if (exchange) {
       p.correlation = factor_correlation(s, p.asset, p.other);
+    }
+    if (ok) {
+      if (const KeyError e = wrong_factor(s, p); !e.message.empty())
+        ok = rows.error(e.key == "other" ? *other : e.key == "volatility_factor" ? *vol_factor : under, e.message);
+      else if (const KeyError d = is_rate(p.instrument) ? rate_dates_error(s, p) : KeyError{}; !d.message.empty())
+        ok = rows.error(d.key == "start" ? *start : *period, d.message);
     }
     for (int g : group_column) {
       const io::CsvField& f = row[static_cast<std::size_t>(g)];

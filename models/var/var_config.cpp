@@ -177,22 +177,6 @@ int asset_named(io::Block& b, const char* key, const std::vector<std::string>& n
   return -1;
 }
 
-// Why position p may not be on its factors, and the key that names the wrong one:
-// a rate position off a short-rate factor, another on one (no message when it may).
-struct FactorError {
-  std::string key, message;
-};
-FactorError wrong_factor(const VarSpec& s, const Position& p) {
-  const auto rate = [&](int i) { return i >= 0 && s.assets[static_cast<std::size_t>(i)].short_rate.has_value(); };
-  const auto name = [&](int i) { return "'" + s.assets[static_cast<std::size_t>(i)].name + "'"; };
-  const std::string carries = " is a short-rate factor: it carries bonds, caps, floors and swaptions";
-  if (is_rate(p.instrument) && p.asset >= 0 && !rate(p.asset))
-    return {"asset", name(p.asset) + " is no short-rate factor; bonds, caps, floors and swaptions are on one (short_rate)"};
-  if (!is_rate(p.instrument) && rate(p.asset)) return {"asset", name(p.asset) + carries};
-  if (!is_rate(p.instrument) && rate(p.other)) return {is_pair(p.instrument) ? "other" : "volatility_factor", name(p.other) + carries};
-  return {};
-}
-
 // A bond (coupon, period), cap or floor (strike, start, period) or swaption
 // (position, strike, start, period): its dates on the schedule the rates family
 // uses; every option's expiry after the horizon.
@@ -213,9 +197,6 @@ void read_rate_position(io::Block& b, const VarSpec& s, const std::string& type,
   p.strike = b.real("strike", std::nullopt, Range{-1, 1});
   p.start = b.real("start", std::nullopt, Range::positive());
   p.period = b.real("period", std::nullopt, Range::positive());
-  if (b.valid() && p.start <= s.horizon())
-    b.error("start", fmt::format("{} years comes before the horizon of {} days ({:.6g} years): its first rate is fixed "
-                                 "by then", p.start, s.horizon_days, s.horizon()));
 }
 
 void parse_portfolio(io::Block& model, VarSpec& s) {
@@ -255,8 +236,8 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
     } else if (rate) {
       read_rate_position(b, s, type, p);
       read_maturity();
-      if (b.valid() && p.instrument != Instrument::Bond)
-        if (const std::string e = rates::schedule_error(p.start, p.maturity, p.period); !e.empty()) b.error("period", e);
+      if (b.valid())
+        if (const KeyError e = rate_dates_error(s, p); !e.message.empty()) b.error(e.key, e.message);
     } else if (type == "exchange") {
       p.instrument = Instrument::Exchange;
       p.other = asset_named(b, "other", names);
@@ -300,7 +281,7 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
             !e.empty())
           b.error("barrier", e);
     }
-    if (const FactorError e = wrong_factor(s, p); !e.message.empty()) b.error(e.key, e.message);
+    if (const KeyError e = wrong_factor(s, p); !e.message.empty()) b.error(e.key, e.message);
     b.finish();
     s.portfolio.push_back(p);
   }
@@ -334,6 +315,25 @@ std::string knocked_already(const Position& p, const std::string& asset, double 
 std::string no_factor_named(const std::string& name, const std::vector<std::string>& names) {
   const std::string hint = io::did_you_mean(name, names);
   return "no risk factor named '" + name + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)");
+}
+
+KeyError wrong_factor(const VarSpec& s, const Position& p) {
+  const auto rate = [&](int i) { return i >= 0 && s.assets[static_cast<std::size_t>(i)].short_rate.has_value(); };
+  const auto name = [&](int i) { return "'" + s.assets[static_cast<std::size_t>(i)].name + "'"; };
+  const std::string carries = " is a short-rate factor: it carries bonds, caps, floors and swaptions";
+  if (is_rate(p.instrument) && p.asset >= 0 && !rate(p.asset))
+    return {"asset", name(p.asset) + " is no short-rate factor; bonds, caps, floors and swaptions are on one (short_rate)"};
+  if (!is_rate(p.instrument) && rate(p.asset)) return {"asset", name(p.asset) + carries};
+  if (!is_rate(p.instrument) && rate(p.other)) return {is_pair(p.instrument) ? "other" : "volatility_factor", name(p.other) + carries};
+  return {};
+}
+
+KeyError rate_dates_error(const VarSpec& s, const Position& p) {
+  if (p.instrument == Instrument::Bond) return {};
+  if (p.start <= s.horizon())
+    return {"start", fmt::format("{} years comes before the horizon of {} days ({:.6g} years): its first rate is fixed "
+                                 "by then", p.start, s.horizon_days, s.horizon())};
+  return {"period", rates::schedule_error(p.start, p.maturity, p.period)};
 }
 
 std::string same_factor_twice(const Position& p) {
@@ -413,9 +413,9 @@ const std::vector<io::KeySchema>& var_keys() {
        "risk: the positions, each a stock, forward, option, digital, barrier or Asian option on one asset, an exchange of "
        "two, or a bond, cap, floor or swaption on a short-rate factor; or {file, groups}"},
       {"model.portfolio.file", "text", "", "",
-       "risk: a CSV of positions: id, type (stock, forward, option, digital, barrier, asian, exchange), underlying, "
-       "quantity, option, strike, maturity, barrier, kind, average, fixings, other, correlation, volatility_factor and "
-       "grouping columns"},
+       "risk: a CSV of positions: id, type (stock, forward, option, digital, barrier, asian, exchange, bond, cap, floor, "
+       "swaption), underlying, quantity, option, strike, maturity, barrier, kind, average, fixings, other, correlation, "
+       "volatility_factor, coupon, start, period, position and grouping columns"},
       {"model.portfolio.groups", "any", "none", "",
        "risk: the file's grouping columns (desk, book, ...), reported per value"},
       {"model.portfolio.standalone", "one of", "false", "false, true",

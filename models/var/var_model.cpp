@@ -63,9 +63,11 @@ std::vector<Reference> VarModel::references() const {
 EstimateInfo VarModel::describe_estimate(const std::string&) const { return {"scenarios", ""}; }
 
 std::string VarModel::describe() const {
-  std::size_t options = 0;
-  for (const Position& p : spec_.portfolio)
+  std::size_t options = 0, on_rates = 0;
+  for (const Position& p : spec_.portfolio) {
     options += is_option(p.instrument) ? 1 : 0;
+    on_rates += is_rate(p.instrument) ? 1 : 0;
+  }
   const std::string shocks =
       spec_.historical()
           ? fmt::format("historical moves of {} windows from {} to {} ({}){}", spec_.scenarios(), spec_.window.first,
@@ -75,8 +77,9 @@ std::string VarModel::describe() const {
                         spec_.history_file.empty() ? ""
                                                    : fmt::format(", covariance from {} to {} ({})", spec_.window.first,
                                                                  spec_.window.second, spec_.history_file));
-  return fmt::format("portfolio risk: {} positions ({} options) on {} assets, {}-day horizon, {}", spec_.portfolio.size(),
-                     options, spec_.assets.size(), spec_.horizon_days, shocks);
+  return fmt::format("portfolio risk: {} positions ({} options{}) on {} assets, {}-day horizon, {}", spec_.portfolio.size(),
+                     options, on_rates ? fmt::format(", {} on rates", on_rates) : "", spec_.assets.size(),
+                     spec_.horizon_days, shocks);
 }
 
 std::vector<std::pair<std::string, double>> VarModel::diagnostics() const {

@@ -77,6 +77,17 @@ std::string knocked_already(const Position& p, const std::string& asset, double 
 // position whose second factor is its own asset ("" when it is another).
 std::string no_factor_named(const std::string& name, const std::vector<std::string>& names);
 std::string same_factor_twice(const Position& p);
+struct VarSpec;
+// An error and the key (a YAML position's) it is at; no message: none.
+struct KeyError {
+  std::string key, message;
+};
+// A rate position off a short-rate factor, or another position on one (at asset,
+// other or volatility_factor).
+KeyError wrong_factor(const VarSpec& s, const Position& p);
+// A cap's, floor's or swaption's start by the horizon (its first rate fixed by
+// then), or its maturity - start no whole number of periods.
+KeyError rate_dates_error(const VarSpec& s, const Position& p);
 inline const std::vector<std::string>& barrier_kind_names() {
   static const std::vector<std::string> n(std::begin(option::kBarrierKindNames), std::end(option::kBarrierKindNames));
   return n;
