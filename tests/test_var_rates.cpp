@@ -213,3 +213,20 @@ TEST_CASE("rate positions from a CSV file value as the same positions in the con
   refused("x,floor,USD,1,0.03,5.1,,1,0.5,\n", "27: maturity - start must be a whole number (>= 1) of periods");
   refused("x,bond,USD,1,,5,0.04,,,\n", "23: a bond needs a value in column period");
 }
+
+TEST_CASE("a short-rate factor fits its own discount curve", "[var][rates][config]") {
+  // Pillars at 1, 5 and 10 years: the 5-year zero is worth its pillar's discount
+  // factor today, whatever model.rate says.
+  const std::string job = with_text(var_rates_job(), "sigma: 0.012 }",
+                                    "sigma: 0.012, discount: { times: [1, 5, 10], zero_rates: [0.02, 0.031, 0.035] } }");
+  const auto one_zero = [](const std::string& text) {
+    return text.substr(0, text.find("    - { name: bullet")) ;
+  };
+  const auto r = run_cpu(one_zero(job));
+  double value = 0;
+  for (const auto& [name, v] : r.scenarios.front().diagnostics)
+    if (name == "portfolio_value") value = v;
+  CHECK(value == Approx(1e6 * std::exp(-0.031 * 5)).epsilon(1e-12));
+  check_config_error(with_text(job, "zero_rates: [0.02, 0.031, 0.035]", "zero_rates: [0.02, 0.031]"),
+                     "model.factors.assets[0].short_rate.discount.zero_rates", "needs one value per time (3), got 2");
+}

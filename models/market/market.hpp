@@ -46,6 +46,13 @@ struct Market {
 Market parse_market(io::Block& model);
 const std::vector<io::KeySchema>& market_keys();
 
+// A curve block at `key` of `parent`: {times, zero_rates}, {times, discount_factors}
+// (where allowed) or {file} with columns time and zero_rate or discount_factor (its
+// data put inline in the job's text). `given` false when the block is absent.
+Curve parse_curve(io::Block& parent, const std::string& key, bool discount_factors_allowed, bool* given);
+// Its keys under `at`, for a reader's schema.
+std::vector<io::KeySchema> curve_keys(const std::string& at, const std::string& what, bool factors);
+
 // A place and what is wrong there.
 struct Problem {
   std::string where, message;

@@ -59,6 +59,8 @@ bool increasing(const Column& t, io::Block& b, const std::string& what) {
   return true;
 }
 
+}  // namespace
+
 // A curve block: {times, zero_rates} or {times, discount_factors} (discount only),
 // or {file} with columns time and zero_rate or discount_factor. Returns the curve;
 // `given` false when the block is absent.
@@ -111,6 +113,8 @@ Curve parse_curve(io::Block& parent, const std::string& key, bool discount_facto
     log_p.push_back(as_factors ? std::log(value.values[i]) : -value.values[i] * t.values[i]);
   return Curve(t.values, log_p);
 }
+
+namespace {
 
 const io::Range kDividendTime{0, 100, true, false}, kCash{0, 1e12, true, false}, kProportional{0, 1, false, true};
 constexpr const char* kOneOf = "a dividend is paid in cash or as a proportion of the spot: give one of cash, proportional";
@@ -308,7 +312,6 @@ Market parse_market(io::Block& model) {
   return m;
 }
 
-namespace {
 // A curve block's keys under `at`; a discount curve may also be given as discount factors.
 std::vector<io::KeySchema> curve_keys(const std::string& at, const std::string& what, bool factors) {
   std::vector<io::KeySchema> k{
@@ -322,7 +325,6 @@ std::vector<io::KeySchema> curve_keys(const std::string& at, const std::string& 
   if (factors) k.push_back({at + ".discount_factors", "list of numbers", "-", "> 0", "discount factors, one per time"});
   return k;
 }
-}  // namespace
 
 const std::vector<io::KeySchema>& market_keys() {
   static const std::vector<io::KeySchema> keys = [] {

@@ -7,6 +7,7 @@
 #include "models/correlation.hpp"
 #include "io/schema.hpp"
 #include "models/var/history.hpp"
+#include "models/market/market.hpp"
 #include "models/rates/rate_products.hpp"
 #include "models/var/portfolio_file.hpp"
 #include "models/var/var_spec.hpp"
@@ -87,9 +88,10 @@ void read_factor_history(io::Block& factors, VarSpec& s, const std::vector<io::B
   s.cholesky = f.lower;
 }
 
-// A short-rate factor: Hull-White's mean reversion and volatility (its curve is
-// flat at the job's rate, set once that is read). Its level x starts at 0; over the
-// horizon h it moves by a normal of sd x's own, which volatility sqrt(h) gives.
+// A short-rate factor: Hull-White's mean reversion and volatility, fitted to its
+// discount curve (without one, flat at the job's rate, set once that is read). Its
+// level x starts at 0; over the horizon h it moves by a normal of sd x's own, which
+// volatility sqrt(h) gives.
 void read_short_rate(io::Block& b, const VarSpec& s, RiskAsset& a) {
   for (const char* k : {"spot", "volatility", "drift"})
     if (b.has(k)) b.error(k, "a short-rate factor's level is its Hull-White state (0 today), moved by its model");
@@ -97,6 +99,8 @@ void read_short_rate(io::Block& b, const VarSpec& s, RiskAsset& a) {
   m.choice("model", {"hull_white"}, std::string("hull_white"));
   rates::HullWhite hw{m.real("a", std::nullopt, Range{0, 10, true, false}), m.real("sigma", std::nullopt, Range{0, 1, true, false}),
                       market::Curve::flat(0)};
+  bool given = false;
+  hw.curve = market::parse_curve(m, "discount", true, &given);
   m.finish();
   if (hw.a > 0 && hw.sigma > 0) a.volatility = rates::rate_step(hw, s.horizon()).sd_x / std::sqrt(s.horizon());
   a.short_rate = hw;
@@ -355,8 +359,8 @@ bool parse_var_spec(io::Block& model, VarSpec& s) {
   io::Block factors = model.child("factors", true);
   parse_factors(factors, s);
   s.rate = model.real("rate", 0.0, {-1.0, 1.0});
-  for (RiskAsset& a : s.assets)  // fitted to today's flat curve
-    if (a.short_rate) a.short_rate->curve = market::Curve::flat(s.rate);
+  for (RiskAsset& a : s.assets)  // without a curve of its own: today's flat one (a given curve has pillars)
+    if (a.short_rate && a.short_rate->curve.is_flat()) a.short_rate->curve = market::Curve::flat(s.rate);
   s.keep_pnl = model.choice("keep_pnl", {"false", "true"}, std::string("false")) == "true";
   parse_portfolio(model, s);
   if (s.historical()) {
@@ -378,7 +382,8 @@ bool parse_var_spec(io::Block& model, VarSpec& s) {
 // above describes them (a test loads every job the tests do and fails on a key
 // read that is missing here or described otherwise).
 const std::vector<io::KeySchema>& var_keys() {
-  static const std::vector<io::KeySchema> keys{
+  static const std::vector<io::KeySchema> keys = [] {
+    std::vector<io::KeySchema> k{
       {"model.horizon_days", "whole number", "", ">= 1, <= 10000",
        "risk: the horizon in trading days (252 a year)"},
       {"model.confidence", "list of numbers", "-", "in (0, 1)",
@@ -486,7 +491,12 @@ const std::vector<io::KeySchema>& var_keys() {
        "risk: EWMA decay; historical: moves scaled to today's volatility, Monte Carlo: EWMA covariance"},
       {"model.factors.history.age_decay", "number", "none: every scenario weighs the same", "in (0, 1)",
        "risk, historical: age-weighted simulation; the window ending k days before the newest weighs age_decay^k"},
-  };
+    };
+    for (const auto& c : market::curve_keys("model.factors.assets[].short_rate.discount",
+                                            "risk: the curve the short rate is fitted to (default: flat at model.rate)", true))
+      k.push_back(c);
+    return k;
+  }();
   return keys;
 }
 
