@@ -177,6 +177,8 @@ TEST_CASE("rate-position mistakes name their key and line", "[var][rates][config
   has("position: receiver,", "position: straddle,", "model.portfolio[2].position", "'straddle' is not one of: payer, receiver");
   has("short_rate: { a: 0.05,", "spot: 0.03, short_rate: { a: 0.05,", "model.factors.assets[0].spot",
       "a short-rate factor's level is its Hull-White state");
+  has("type: swaption, position: receiver,", "type: bermudan_swaption, position: receiver,", "model.portfolio[2].type",
+      "a Bermudan swaption has no closed form");
   has("sigma: 0.012", "sigma: 0", "model.factors.assets[0].short_rate.sigma", "must be in (0, 1]");
 }
 
@@ -212,6 +214,7 @@ TEST_CASE("rate positions from a CSV file value as the same positions in the con
   refused("x,cap,USD,1,0.03,5,,0.01,0.5,\n", "21: 0.01 years comes before the horizon of 10 days");
   refused("x,floor,USD,1,0.03,5.1,,1,0.5,\n", "27: maturity - start must be a whole number (>= 1) of periods");
   refused("x,bond,USD,1,,5,0.04,,,\n", "23: a bond needs a value in column period");
+  refused("x,bermudan_swaption,USD,1,0.03,7,,2,1,payer\n", "3: a Bermudan swaption has no closed form");
 }
 
 TEST_CASE("a short-rate factor fits its own discount curve", "[var][rates][config]") {

@@ -110,6 +110,10 @@ void read_portfolio_file(io::Block& b, VarSpec& s) {
     const bool is_option = type.text == "option" || digital || with_barrier || asian;  // a call or a put
     const bool bond = type.text == "bond", swaption = type.text == "swaption";
     const bool periodic = type.text == "cap" || type.text == "floor" || swaption;  // on a schedule from start
+    if (type.text == "bermudan_swaption") {
+      rows.error(type, kBermudan);
+      continue;
+    }
     if (!stock && !forward && !is_option && !exchange && !bond && !periodic) {
       rows.error(type, "type must be one of stock, forward, option, digital, barrier, asian, exchange, bond, cap, floor, "
                        "swaption (got '" + type.text + "')");

@@ -100,7 +100,7 @@ void read_short_rate(io::Block& b, const VarSpec& s, RiskAsset& a) {
   rates::HullWhite hw{m.real("a", std::nullopt, Range{0, 10, true, false}), m.real("sigma", std::nullopt, Range{0, 1, true, false}),
                       market::Curve::flat(0)};
   bool given = false;
-  hw.curve = market::parse_curve(m, "discount", true, &given);
+  hw.curve = market::parse_curve(m, "discount", false, &given);  // zero rates, inline or in a file
   m.finish();
   if (hw.a > 0 && hw.sigma > 0) a.volatility = rates::rate_step(hw, s.horizon()).sd_x / std::sqrt(s.horizon());
   a.short_rate = hw;
@@ -223,8 +223,12 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
     if (!taken.insert(p.name).second) b.error("name", "position '" + p.name + "' is named twice");
     const std::string type =
         b.choice("type", {"stock", "forward", "option", "digital", "barrier", "asian", "exchange", "bond", "cap", "floor",
-                          "swaption"},
+                          "swaption", "bermudan_swaption"},
                  std::nullopt);
+    if (type == "bermudan_swaption") {  // its other keys are not read: no error is reported on them
+      b.error("type", kBermudan);
+      continue;
+    }
     p.asset = asset_named(b, "asset", names);
     p.quantity = b.real("quantity", std::nullopt);
     // Revalued at the horizon on its remaining life, which must not have ended.
@@ -429,7 +433,7 @@ const std::vector<io::KeySchema>& var_keys() {
        "written by mcsim: the positions file's digest (HEX of PATH); read again over a changed file, the job is refused"},
       {"model.portfolio[].name", "text", "p0, p1, ...", "",
        "risk: the position's name in the contributions"},
-      {"model.portfolio[].type", "one of", "", "stock, forward, option, digital, barrier, asian, exchange, bond, cap, floor, swaption",
+      {"model.portfolio[].type", "one of", "", "stock, forward, option, digital, barrier, asian, exchange, bond, cap, floor, swaption, bermudan_swaption",
        "risk: the kind of position (digital: cash-or-nothing, one unit of cash a unit held; barrier: continuously "
        "monitored, no rebate, checked at the horizon's spot; asian: on a geometric average, its fixings before the "
        "horizon valued given the spots today and at the horizon; exchange: Margrabe's option to give one unit of other for "
@@ -493,7 +497,7 @@ const std::vector<io::KeySchema>& var_keys() {
        "risk, historical: age-weighted simulation; the window ending k days before the newest weighs age_decay^k"},
     };
     for (const auto& c : market::curve_keys("model.factors.assets[].short_rate.discount",
-                                            "risk: the curve the short rate is fitted to (default: flat at model.rate)", true))
+                                            "risk: the curve the short rate is fitted to (default: flat at model.rate)", false))
       k.push_back(c);
     return k;
   }();

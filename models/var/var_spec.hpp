@@ -58,6 +58,8 @@ inline double pair_volatility(double volatility, double other_volatility, double
 
 // Asians: the most fixings, and why an arithmetic average is refused.
 constexpr std::uint64_t kMaxFixings = 10000;
+constexpr const char* kBermudan =
+    "a Bermudan swaption has no closed form, and risk revalues every position in closed form (price it with type: rates)";
 constexpr const char* kArithmeticAverage =
     "an arithmetic average has no closed form, and risk revalues every position in closed form: use geometric";
 
