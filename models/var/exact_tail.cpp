@@ -12,17 +12,6 @@ namespace mcsim::var {
 
 namespace {
 
-// Position p's value at the asset's level: its spot, or a short-rate factor's state.
-double position_at(const VarSpec& s, const Position& p, double level, double elapsed) {
-  const RiskAsset& a = s.assets.front();
-  return a.short_rate ? rate_value(*a.short_rate, p, elapsed, level) : value_of(p, elapsed, level, a.spot, s.rate, a.volatility);
-}
-
-double portfolio_value(const VarSpec& s, double level, double elapsed) {
-  double v = 0;
-  for (const Position& p : s.portfolio) v += position_at(s, p, level, elapsed);
-  return v;
-}
 
 // The unit-variance shock's quantile.
 double shock_quantile(const VarSpec& s, double u) {
@@ -47,9 +36,42 @@ double shock_at_spot(const VarSpec& s, double spot) {
 }
 }  // namespace
 
-double loss_at_shock(const VarSpec& s, double z) {
-  return portfolio_value(s, s.assets.front().spot, 0) - portfolio_value(s, spot_at_shock(s, z), s.horizon());
-}
+namespace {
+
+// The book on its one asset: each position's loss at a shock. Rate positions' legs
+// are built once here, today's and the horizon's (each holds a Jamshidian root), not
+// at every shock the tail's search and integral try.
+class OneAssetBook {
+ public:
+  explicit OneAssetBook(const VarSpec& s) : s_(s) {
+    if (const auto& m = s.assets.front().short_rate)
+      for (const Position& p : s.portfolio) today_.push_back(rate_legs(*m, p, 0)), later_.push_back(rate_legs(*m, p, s.horizon()));
+  }
+  // Position i's value today, or at the horizon after shock z.
+  double value(std::size_t i, bool later, double z = 0) const {
+    const RiskAsset& a = s_.assets.front();
+    const Position& p = s_.portfolio[i];
+    const double level = later ? spot_at_shock(s_, z) : a.spot;
+    if (a.short_rate) return p.quantity * legs_value(later ? later_[i] : today_[i], level);
+    return value_of(p, later ? s_.horizon() : 0, level, a.spot, s_.rate, a.volatility);
+  }
+  double position_loss(std::size_t i, double z) const { return value(i, false) - value(i, true, z); }
+  // Today's value of the book less its value after shock z.
+  double loss(double z) const {
+    double today = 0, later = 0;
+    for (std::size_t i = 0; i < s_.portfolio.size(); ++i) today += value(i, false);
+    for (std::size_t i = 0; i < s_.portfolio.size(); ++i) later += value(i, true, z);
+    return today - later;
+  }
+
+ private:
+  const VarSpec& s_;
+  std::vector<std::vector<double>> today_, later_;  // per position, for a short-rate asset
+};
+
+}  // namespace
+
+double loss_at_shock(const VarSpec& s, double z) { return OneAssetBook(s).loss(z); }
 
 namespace {
 
@@ -57,12 +79,11 @@ namespace {
 // the quantile shock, and f averaged over the tail. With f the total loss these
 // are VaR and ES; with f one position's loss, its Euler contributions.
 template <class F>
-TailRisk tail_of(const VarSpec& s, double alpha, F&& f) {
-  if (s.assets.size() != 1) throw std::invalid_argument("exact_single_asset_tail: the portfolio must be on one asset");
+TailRisk tail_of(const VarSpec& s, const OneAssetBook& book, double alpha, F&& f) {
   // The loss must move one way with the shock; find which.
   int direction = 0;
   for (double z = -12; z < 12; z += 0.01) {
-    const double step = loss_at_shock(s, z + 0.01) - loss_at_shock(s, z);
+    const double step = book.loss(z + 0.01) - book.loss(z);
     const int d = step > 0 ? 1 : step < 0 ? -1 : 0;
     if (d && direction && d != direction)
       throw std::invalid_argument("exact_single_asset_tail: the portfolio's value is not monotone in the spot");
@@ -98,20 +119,24 @@ TailRisk tail_of(const VarSpec& s, double alpha, F&& f) {
   return out;
 }
 
+void check_one_asset(const VarSpec& s) {
+  if (s.assets.size() != 1) throw std::invalid_argument("exact_single_asset_tail: the portfolio must be on one asset");
+}
+
 }  // namespace
 
 TailRisk exact_single_asset_tail(const VarSpec& s, double alpha) {
-  return tail_of(s, alpha, [&](double z) { return loss_at_shock(s, z); });
+  check_one_asset(s);
+  const OneAssetBook book(s);
+  return tail_of(s, book, alpha, [&](double z) { return book.loss(z); });
 }
 
 std::vector<TailRisk> exact_single_asset_contributions(const VarSpec& s, double alpha) {
+  check_one_asset(s);
+  const OneAssetBook book(s);
   std::vector<TailRisk> out;
-  const RiskAsset& a = s.assets.front();
-  const double h = s.horizon();
-  for (const Position& p : s.portfolio)
-    out.push_back(tail_of(s, alpha, [&](double z) {
-      return position_at(s, p, a.spot, 0) - position_at(s, p, spot_at_shock(s, z), h);
-    }));
+  for (std::size_t i = 0; i < s.portfolio.size(); ++i)
+    out.push_back(tail_of(s, book, alpha, [&](double z) { return book.position_loss(i, z); }));
   return out;
 }
 

@@ -47,9 +47,12 @@ std::vector<double> rate_legs(const rates::HullWhite& m, const Position& p, doub
   return legs;
 }
 
+double legs_value(const std::vector<double>& legs, double x) {
+  return legs_value(legs.data(), static_cast<int>(legs.size() / kLegTerms), x);
+}
+
 double rate_value(const rates::HullWhite& m, const Position& p, double elapsed, double x) {
-  const std::vector<double> legs = rate_legs(m, p, elapsed);
-  return p.quantity * legs_value(legs.data(), static_cast<int>(legs.size() / kLegTerms), x);
+  return p.quantity * legs_value(rate_legs(m, p, elapsed), x);
 }
 
 const rates::HullWhite& short_rate_of(const VarSpec& s, const Position& p) {

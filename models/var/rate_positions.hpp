@@ -14,6 +14,8 @@ namespace mcsim::var {
 std::vector<rates::RateEvent> rate_events(const Position& p);
 // kLegTerms reals a leg, valued `elapsed` years from today (before every option's expiry).
 std::vector<double> rate_legs(const rates::HullWhite& m, const Position& p, double elapsed);
+// One unit of the legs' value at state x.
+double legs_value(const std::vector<double>& legs, double x);
 // `quantity` units `elapsed` years from today at the factor's state x.
 double rate_value(const rates::HullWhite& m, const Position& p, double elapsed, double x);
 // The Hull-White model of position p's factor.
