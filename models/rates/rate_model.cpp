@@ -95,6 +95,12 @@ std::string RateModel::describe() const {
   return o.str();
 }
 
+HullWhite read_hull_white(io::Block& short_rate) {
+  short_rate.choice("model", {"hull_white"}, std::string("hull_white"));
+  const double a = short_rate.real("a", std::nullopt, io::Range{0, 10, true, false});
+  return {a, short_rate.real("sigma", std::nullopt, io::Range{0, 1, true, false}), market::Curve::flat(0)};
+}
+
 std::unique_ptr<Model> parse_rate_model(io::Block& model) {
   using io::Range;
   RateSpec s;
@@ -102,9 +108,7 @@ std::unique_ptr<Model> parse_rate_model(io::Block& model) {
   if (data.has_dividend_yield || !data.dividends.empty() || data.surface)
     model.error("market", "a rates job reads model.market.discount only");
   io::Block process = model.child("short_rate", true);
-  process.choice("model", {"hull_white"}, std::string("hull_white"));
-  s.model.a = process.real("a", std::nullopt, Range{0, 10, true, false});
-  s.model.sigma = process.real("sigma", std::nullopt, Range{0, 1, true, false});
+  s.model = read_hull_white(process);
   if (data.has_discount && process.has("rate"))
     process.error("rate", "the rate comes from model.market.discount: give one or the other");
   s.model.curve = data.has_discount ? data.discount : market::Curve::flat(process.real("rate", 0.0, {-1.0, 1.0}));

@@ -47,6 +47,9 @@ class RateModel : public Model {
 };
 
 std::unique_ptr<Model> parse_rate_model(io::Block& model);
+// A short_rate block's model, a and sigma (a rates job's, a risk factor's); the
+// caller sets the curve.
+HullWhite read_hull_white(io::Block& short_rate);
 const std::vector<io::KeySchema>& rate_keys();
 
 }  // namespace mcsim::rates

@@ -8,6 +8,7 @@
 #include "io/schema.hpp"
 #include "models/var/history.hpp"
 #include "models/market/market.hpp"
+#include "models/rates/rate_model.hpp"
 #include "models/rates/rate_products.hpp"
 #include "models/var/portfolio_file.hpp"
 #include "models/var/var_spec.hpp"
@@ -96,9 +97,7 @@ void read_short_rate(io::Block& b, const VarSpec& s, RiskAsset& a) {
   for (const char* k : {"spot", "volatility", "drift"})
     if (b.has(k)) b.error(k, "a short-rate factor's level is its Hull-White state (0 today), moved by its model");
   io::Block m = b.child("short_rate", true);
-  m.choice("model", {"hull_white"}, std::string("hull_white"));
-  rates::HullWhite hw{m.real("a", std::nullopt, Range{0, 10, true, false}), m.real("sigma", std::nullopt, Range{0, 1, true, false}),
-                      market::Curve::flat(0)};
+  rates::HullWhite hw = rates::read_hull_white(m);
   bool given = false;
   hw.curve = market::parse_curve(m, "discount", false, &given);  // zero rates, inline or in a file
   m.finish();
