@@ -182,8 +182,8 @@ int asset_named(io::Block& b, const char* key, const std::vector<std::string>& n
 
 // A bond (coupon, period), cap or floor (strike, start, period) or swaption
 // (position, strike, start, period): its dates on the schedule the rates family
-// uses; every option's expiry after the horizon.
-void read_rate_position(io::Block& b, const VarSpec& s, const std::string& type, Position& p) {
+// uses (rate_dates_error checks them against the horizon).
+void read_rate_position(io::Block& b, const std::string& type, Position& p) {
   if (type == "bond") {
     p.instrument = Instrument::Bond;
     p.coupon = b.real("coupon", 0.0, Range{-1, 1});
@@ -241,7 +241,7 @@ void parse_portfolio(io::Block& model, VarSpec& s) {
     if (type == "stock") {
       p.instrument = Instrument::Stock;
     } else if (rate) {
-      read_rate_position(b, s, type, p);
+      read_rate_position(b, type, p);
       read_maturity();
       if (b.valid())
         if (const KeyError e = rate_dates_error(s, p); !e.message.empty()) b.error(e.key, e.message);
