@@ -314,6 +314,17 @@ TEST_CASE("path-dependent, Heston, local volatility, Sobol, basket, walked baske
       curves + "  process: { type: gbm, spot: 100, volatility: { times: [0.5, 1], values: [0.3, 0.2] } }\n"
       "  instrument: { type: cliquet, resets: 6, maturity: 1.5, local_floor: -0.02, local_cap: 0.04, global_floor: 0.01 }\n"
       "  greeks: [vega, rho, dividend_rho, buckets]\n  variance_reduction: [antithetic]\n",
+      // ... barriers and bridged extremes: pathwise when watched continuously, by
+      // likelihood ratio at the steps.
+      curves + "  process: { type: gbm, spot: 100, volatility: { times: [0.5, 1], values: [0.3, 0.2] } }\n"
+      "  instrument: { type: barrier, option: call, strike: 100, maturity: 1.5, barrier: 85, kind: down-and-out,"
+      " monitoring: continuous, rebate: 2 }\n  steps: 18\n  greeks: [delta, buckets]\n  variance_reduction: [antithetic]\n",
+      curves + "  process: { type: gbm, spot: 100, volatility: { times: [0.5, 1], values: [0.3, 0.2] } }\n"
+      "  instrument: { type: barrier, option: call, strike: 100, maturity: 1.5, barrier: 125, kind: up-and-out }\n"
+      "  steps: 12\n  greeks: [delta, gamma, buckets]\n",
+      curves + "  process: { type: gbm, spot: 100, volatility: { times: [0.5, 1], values: [0.3, 0.2] } }\n"
+      "  instrument: { type: lookback, strike_type: fixed, option: call, strike: 100, maturity: 1.5, monitoring: continuous }\n"
+      "  steps: 18\n  greeks: [delta, buckets]\n",
       // Dupire's local volatility from a smile, and CEV.
       "  market:\n" + smile + "  process: { type: local_vol, spot: 100, rate: 0.03, dividend: 0.01 }\n"
       "  instrument: { type: asian, average: arithmetic, fixings: 50, option: call, strike: 100, maturity: 1,"

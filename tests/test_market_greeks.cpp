@@ -148,6 +148,34 @@ TEST_CASE("a lookback's, forward start's and cliquet's Greeks in every pillar an
   }
 }
 
+TEST_CASE("a barrier's and a continuously watched lookback's Greeks in every pillar and node, on the path, agree with bump and revalue",
+          "[market][greeks]") {
+  // Watched continuously: the Brownian bridge's survival and extreme have tangents in
+  // each input. Watched at the steps: the payoff jumps, so each input's Greek is the
+  // value times the steps' scores in it.
+  const std::string run = "{ name: t, paths: 400_000, seed: 13, chunk_paths: 16384, precision: double }";
+  const std::string vol = "{ times: [0.5, 1], values: [0.3, 0.2] }";
+  const std::vector<std::string> inputs{"rho_0.5", "rho_1", "rho_2", "dividend_rho_1", "dividend_rho_3", "vega_0.5", "vega_1"};
+  for (const auto& [instrument, steps] : std::vector<std::pair<std::string, std::string>>{
+           {"type: barrier, option: call, strike: 100, maturity: 1.5, barrier: 85, kind: down-and-out, monitoring: continuous, "
+            "rebate: 2", "  steps: 18\n"},
+           {"type: asian, average: arithmetic, fixings: 12, option: put, strike: 105, maturity: 1.2, barrier: 120, "
+            "kind: up-and-in, monitoring: continuous", ""},
+           {"type: lookback, strike_type: fixed, option: call, strike: 100, maturity: 1.5, monitoring: continuous",
+            "  steps: 18\n"},
+           {"type: lookback, strike_type: floating, option: put, maturity: 1.2, monitoring: continuous", "  steps: 12\n"},
+           {"type: barrier, option: call, strike: 100, maturity: 1.5, barrier: 125, kind: up-and-out, rebate: 1",
+            "  steps: 12\n"}}) {
+    INFO(instrument);
+    const std::string job = ::market_job(instrument, steps, vol, run);
+    check_job_against_bumps(job, "model.greeks=[delta, buckets]", inputs);
+    const auto r = run_cpu(job, {"model.greeks=[delta, buckets]"});
+    for (const auto& g : inputs) CHECK(!bumped(r, g));
+    CHECK(std::fabs(estimate(r, "vega_0.5")->value) > 10 * estimate(r, "vega_0.5")->std_error);
+    CHECK(std::fabs(estimate(r, "rho_1")->value) > 10 * estimate(r, "rho_1")->std_error);
+  }
+}
+
 TEST_CASE("a local volatility's quote vegas add up to Black-Scholes' vega on a flat surface", "[market][greeks][local_vol]") {
   const std::string job =
       "run: { name: t, paths: 200_000, seed: 5, chunk_paths: 16384, precision: double }\n"

@@ -138,10 +138,10 @@ double flat_factor(const OptionSpec& s, const MarketInput& in) {
 }
 
 bool path_buckets(const OptionSpec& s, PathBuckets* out) {
-  // StepPath's pathwise payoffs without a barrier or a bridged extreme (step_path.hpp's kBuckets).
+  // StepPath's payoffs (step_path.hpp's kBuckets, kLRBuckets).
   const Instrument k = s.instrument;
-  const bool on_path = s.knock == KnockKind::None && (k == Instrument::Asian || (k == Instrument::Lookback && !s.continuous) ||
-                                                      k == Instrument::ForwardStart || k == Instrument::Cliquet);
+  const bool on_path = k == Instrument::Asian || k == Instrument::Lookback || k == Instrument::Barrier ||
+                       k == Instrument::ForwardStart || k == Instrument::Cliquet;
   if (!on_path || !s.gbm() || !s.stepped() || s.control_variate || s.sobol || s.market.has_cash() || s.bump_greeks ||
       std::find(s.greeks.begin(), s.greeks.end(), "buckets") == s.greeks.end())
     return false;

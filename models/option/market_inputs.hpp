@@ -43,7 +43,7 @@ GreekBump input_bump(const OptionSpec& s, const MarketInput& in);
 double flat_factor(const OptionSpec& s, const MarketInput& in);
 const char* flat_greek(const MarketInput& in);
 
-// A stepped GBM average's market inputs scored on its path (StepPath's Buckets): the
+// A stepped GBM payoff's market inputs scored on its path (StepPath's Buckets): the
 // inputs that move its steps (pillars and nodes past maturity's interval move none),
 // up to kPathBuckets of them (step_path.hpp), and their table: per step s (fixing times t_0 = 0, ...,
 // t_n), the entries (slot, a, c) of the inputs it moves, its log spot's step moving by

@@ -61,9 +61,8 @@ std::vector<std::string> OptionModel::path_greeks() const {
   const bool knocked = s.knock != KnockKind::None;
   if (s.stepped() && (s.control_variate || (s.instrument == Instrument::Digital && knocked && s.continuous))) return out;
   // A European or digital on term structures scores its flat equivalents' Greeks, from
-  // which each input's follows (summarise); a stepped average, discrete lookback,
-  // forward start or cliquet scores its buckets (market_inputs.hpp's path_buckets),
-  // other stepped paths' bump.
+  // which each input's follows (summarise); a stepped path scores its buckets
+  // (market_inputs.hpp's path_buckets) where they fit its kernel's slots, else bumps them.
   const bool no_gamma = s.stepped() && (s.instrument == Instrument::Lookback || (knocked && s.continuous));
   // Under a volatility term structure a stepped path's pathwise scores take each step's
   // length and volatility tangent from its table (StepPath::kGreekRows); the likelihood

@@ -312,7 +312,7 @@ Summary OptionModel::summarise(const std::vector<double>& total) const {
           if (e.name == flat_greek(b)) out.estimates.push_back(as_input(e, b));
         continue;
       }
-      // A stepped average's slot; an input that moves none of its steps moves nothing.
+      // A stepped payoff's slot; an input that moves none of its steps moves nothing.
       const auto& slots = tables_.bucket_greeks;
       const auto slot = std::find(slots.begin(), slots.end(), b.greek);
       reduce::Estimate e = reduce::normal_estimate(b.greek, 0.0, 0.0, all[0].samples);

@@ -146,7 +146,7 @@ struct StepTables {
   // The steps a path walks where they are not its fixings: a hybrid's grid, or the
   // fixings with the cash dividends' ex-dates among them (0: the fixings).
   std::uint64_t path_steps = 0;
-  // Market inputs a stepped average scores on its path (market_inputs.hpp's
+  // Market inputs a stepped payoff scores on its path (market_inputs.hpp's
   // PathBuckets): StepPath::bucket_data, bucket_discount, and each slot's Greek.
   TableData bucket_data;
   std::vector<double> bucket_discount;

@@ -67,8 +67,9 @@ enum class Dynamics : int { Gbm, Heston, LocalVol, Cev, Merton, Bates, CashGbm }
 // with the volatility at the path's spot; both are watched at the steps only: the
 // Brownian bridge between steps needs GBM's volatility, known in advance.
 // Buckets > 0 (GBM with Greeks): also the Greeks in up to Buckets market inputs
-// (curve pillars, volatility nodes) of an average, a discrete lookback, a forward
-// start or a cliquet, pathwise in the same pass.
+// (curve pillars, volatility nodes) in the same pass: pathwise for averages,
+// lookbacks, forward starts, cliquets and continuous barriers, by likelihood ratio
+// for digitals and discrete barriers.
 template <class Real, int Copies, bool WithControl = false, bool Sobol = false, Dynamics D = Dynamics::Gbm,
           bool Greeks = false, int Buckets = 0>
 struct StepPath {
@@ -341,13 +342,18 @@ struct StepPath {
     // times the fixings' levels before it (their count, for a geometric average), so
     // its tangent is (sum X_b - Y_b) / n: a step's tangent reaches every fixing from
     // its own on. A lookback's is X_b where its extreme was reached, a forward start's
-    // X_b on its strike date, a cliquet's the sum of its returns' step tangents.
+    // X_b on its strike date, a cliquet's the sum of its returns' step tangents. A
+    // continuous barrier's survival has its own tangent in each (sk). Payoffs that
+    // jump weigh the value by each input's score, summed over steps (sb).
     constexpr bool kAverage = P == StepPayoff::ArithmeticAverage || P == StepPayoff::GeometricAverage;
-    constexpr bool kBuckets = Buckets > 0 && kPW && M == Monitor::None && !BridgeExtreme &&
-                              (kAverage || kLookback || P == StepPayoff::ForwardStart || P == StepPayoff::Cliquet);
-    constexpr int NB = kBuckets ? Buckets : 1, NX = kBuckets ? N : 1;
-    Real bx[NB][NX][W], by[NB][NX][W];
-    for (int b = 0; b < NB; ++b) zero(bx[b]), zero(by[b]);
+    constexpr bool kBuckets = Buckets > 0 && kPW &&
+                              (kAverage || kLookback || P == StepPayoff::European || P == StepPayoff::ForwardStart ||
+                               P == StepPayoff::Cliquet);
+    constexpr bool kLRBuckets = Buckets > 0 && kLR;
+    constexpr int NB = Buckets > 0 ? Buckets : 1, NX = kBuckets ? N : 1;
+    constexpr int NK = kBuckets && M == Monitor::Continuous ? N : 1, NS = kLRBuckets ? N : 1;
+    Real bx[NB][NX][W], by[NB][NX][W], sk[NB][NK][W], sb[NB][NS][W];
+    for (int b = 0; b < NB; ++b) zero(bx[b]), zero(by[b]), zero(sk[b]), zero(sb[b]);
     for (auto& row : su)
       for (auto& e : row) e = Real(1);
     if constexpr (kLookback)  // the extreme starts at the spot
@@ -377,17 +383,18 @@ struct StepPath {
       const Real clock_before = clock;
       const Real vega_a = -vol * vega_b;
       int entry = 0, entry_end = 0;  // this step's market-input entries
-      if constexpr (kBuckets)
+      if constexpr (kBuckets || kLRBuckets)
         entry = static_cast<int>(bucket_data[static_cast<std::uint64_t>(step)]),
         entry_end = static_cast<int>(bucket_data[static_cast<std::uint64_t>(step) + 1]);
       (void)entry, (void)entry_end;
-      // f(b, t) for each of this step's market-input entries: the log spot's tangent
-      // in input b moves by t given the step's normal z.
-      const auto each_entry = [&](Real z, auto&& f) {
+      // f(b, a, c) for each of this step's market-input entries: given the step's
+      // normal z the log spot's tangent in input b moves by a + c z (c: the step's
+      // deviation's tangent).
+      const auto each_entry = [&](auto&& f) {
         const std::uint64_t entries = static_cast<std::uint64_t>(steps) + 1;
         for (int e = entry; e < entry_end; ++e) {
           const std::uint64_t at_e = entries + 3 * static_cast<std::uint64_t>(e);
-          f(static_cast<int>(bucket_data[at_e]), bucket_data[at_e + 1] + bucket_data[at_e + 2] * z);
+          f(static_cast<int>(bucket_data[at_e]), bucket_data[at_e + 1], bucket_data[at_e + 2]);
         }
       };
       (void)each_entry;
@@ -462,11 +469,14 @@ struct StepPath {
                 if constexpr (kPW) w_before = wv[i][j], wv[i][j] += vega_a + vega_b * zz;
                 if constexpr (kBuckets) {
                   const Real levels_before = P == StepPayoff::ArithmeticAverage ? sum[i][j] : static_cast<Real>(step);
-                  each_entry(zz, [&](int b, Real t) {
+                  each_entry([&](int b, Real ea, Real ec) {
+                    const Real t = ea + ec * zz;
                     bx[b][i][j] += t;
                     if constexpr (kAverage) by[b][i][j] += t * levels_before;
                   });
                 }
+                if constexpr (kLRBuckets)  // the step's normal's score in the input: its mean moves by a, its deviation by c
+                  each_entry([&](int b, Real ea, Real ec) { sb[b][i][j] += (zz * ea + (zz * zz - Real(1)) * ec) / vol; });
                 if constexpr (kLR) sv[i][j] += zz * zz - Real(1) - zz * vol, st[i][j] += zz * vol;
               }
             }
@@ -492,6 +502,16 @@ struct StepPath {
                 lv[i][j] = lv[i][j] * f + l * g * (w_before * b + a * wv[i][j] - Real(2) * a * b * inv_vol);
                 lt[i][j] = lt[i][j] * f + l * g * (clock_before * b + a * clock);
               }
+              if constexpr (kBuckets && M == Monitor::Continuous) {
+                // In input k the step's end moves by X_k, its start by X_k less this
+                // step's move t, and vol by c: the tangent is X_k (a + b) - t b - 2 a b c / vol.
+                const Real l = live[i][j], g = crossed ? Real(0) : Real(2) * e / (vol * vol);
+                for (int k = 0; k < Buckets; ++k) sk[k][i][j] = sk[k][i][j] * f + l * g * bx[k][i][j] * (a + b);
+                const Real zz = c ? -z[lane][j] : z[lane][j];
+                each_entry([&](int k, Real ea, Real ec) {
+                  sk[k][i][j] -= l * g * ((ea + ec * zz) * b + Real(2) * a * b * ec / vol);
+                });
+              }
               live[i][j] *= f;
             }
             if constexpr (kLookback && BridgeExtreme) {
@@ -506,6 +526,14 @@ struct StepPath {
                   const Real w = wv[i][j];
                   pv[i][j] = Real(0.5) * (w_before + w + turn * (d * (w - w_before) - Real(2) * vol * vol * inv_vol * log_u) / spread);
                   pt[i][j] = Real(0.5) * (clock_before + clock + turn * d * step_time / spread);
+                  if constexpr (kBuckets) {  // likewise in each input: X_k at the step's end, less half its move t
+                    for (int k = 0; k < Buckets; ++k) by[k][i][j] = bx[k][i][j];
+                    const Real zz = c ? -z[lane][j] : z[lane][j];
+                    each_entry([&](int k, Real ea, Real ec) {
+                      const Real t = ea + ec * zz;
+                      by[k][i][j] += Real(0.5) * (turn * (d * t - Real(2) * vol * ec * log_u) / spread - t);
+                    });
+                  }
                 }
               extreme[i][j] = reach > extreme[i][j] ? reach : extreme[i][j];
             }
@@ -550,7 +578,10 @@ struct StepPath {
                 } else {
                   pv[i][j] += k * (wv[i][j] - w_before), pt[i][j] += k * step_time;
                 }
-                if constexpr (kBuckets) each_entry(c ? -z[lane][j] : z[lane][j], [&](int b, Real t) { by[b][i][j] += k * t; });
+                if constexpr (kBuckets) {
+                  const Real zz = c ? -z[lane][j] : z[lane][j];
+                  each_entry([&](int b, Real ea, Real ec) { by[b][i][j] += k * (ea + ec * zz); });
+                }
               }
             }
             if constexpr (kLookback && !BridgeExtreme) {
@@ -615,6 +646,8 @@ struct StepPath {
             if constexpr (P == StepPayoff::European) {
               const Real k = vanilla_slope(spot_t, strike, sign, discount) * spot_t;
               du = Local ? k * end_u : k, dv = k * w, dt = k * end_r;
+              if constexpr (kBuckets)
+                for (int b = 0; b < Buckets; ++b) bucket[b] = k * bx[b][i][j];
             }
             if constexpr (P == StepPayoff::ArithmeticAverage) {
               const Real level = sum[i][j] / n, k = vanilla_slope(level, strike, sign, discount);
@@ -658,6 +691,8 @@ struct StepPath {
             if constexpr (kPW) {  // continuous: the survival's tangents weigh the gap to the rebate
               const Real keep = out ? survive : Real(1) - survive, gap = out ? value - rebate_pv : rebate_pv - value;
               du = keep * du + lu[i][j] * gap, dv = keep * dv + lv[i][j] * gap, dt = keep * dt + lt[i][j] * gap;
+              if constexpr (kBuckets)
+                for (int b = 0; b < Buckets; ++b) bucket[b] = keep * bucket[b] + sk[b][i][j] * gap;
             }
             value = out ? survive * value + (Real(1) - survive) * rebate_pv
                         : (Real(1) - survive) * value + survive * rebate_pv;
@@ -680,6 +715,8 @@ struct StepPath {
               greek[1] += value * (zn * zn - Real(1) / (sd * sd) - zn) * inv_spot * inv_spot;
               greek[2] += value * sv[i][j] * inv_vol;
               greek[3] += value * (rate_score - maturity), greek[4] -= value * rate_score;
+              if constexpr (kLRBuckets)
+                for (int b = 0; b < Buckets; ++b) greek[5 + b] += value * sb[b][i][j] - bucket_discount[b] * value;
             }
           }
           total += value;
