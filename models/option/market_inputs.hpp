@@ -45,7 +45,7 @@ const char* flat_greek(const MarketInput& in);
 
 // A stepped GBM payoff's market inputs scored on its path (StepPath's Buckets): the
 // inputs that move its steps (pillars and nodes past maturity's interval move none),
-// up to kPathBuckets of them (step_path.hpp), and their table: per step s (fixing times t_0 = 0, ...,
+// up to kPathBuckets of them (step_kinds.hpp), and their table: per step s (fixing times t_0 = 0, ...,
 // t_n), the entries (slot, a, c) of the inputs it moves, its log spot's step moving by
 // a + c z (a curve's pillar: the change of its weight in -log P over the step, a
 // volatility node: -dv / 2 and dv / (2 sqrt(var)) for dv, d var / d sigma_node over the step).

@@ -68,12 +68,12 @@ StepPath<Real, Copies, Control, Sobol, D, Greeks, Buckets> make_step_path(const 
     k.bucket_discount[b] = static_cast<Real>(tables.bucket_discount[b]);
   if (s.local_vol) {
     k.lv_nodes = s.local_vol->nodes;
-    k.lv_inv_dk = static_cast<Real>(1 / s.local_vol->dk);
-    k.lv_last = static_cast<Real>(s.local_vol->nodes - 1.5);
-    k.lv_curve0 = static_cast<Real>(market::curvature_at(*s.local_vol, 0, std::log(s.spot)));
+    k.local.inv_dk = static_cast<Real>(1 / s.local_vol->dk);
+    k.local.last = static_cast<Real>(s.local_vol->nodes - 1.5);
+    k.local.curve0 = static_cast<Real>(market::curvature_at(*s.local_vol, 0, std::log(s.spot)));
   }
-  k.cev_sigma = static_cast<Real>(s.cev_sigma);
-  k.cev_power = static_cast<Real>(s.cev_beta - 1);
+  k.local.cev_sigma = static_cast<Real>(s.cev_sigma);
+  k.local.cev_power = static_cast<Real>(s.cev_beta - 1);
   k.knock = s.knock == KnockKind::None      ? Knock::None
             : s.knock == KnockKind::DownOut ? Knock::DownOut
             : s.knock == KnockKind::UpOut   ? Knock::UpOut

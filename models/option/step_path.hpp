@@ -26,7 +26,7 @@
 // dividend rho pathwise with sigma(t, S) held: the log spot's tangents in S_0 and
 // the rate are carried through each log-Euler step, whose factor 1 + sigma_x (sqrt(dt) z
 // - dt sigma) they share; gamma is the first step's likelihood ratio of the pathwise
-// delta, whose weight there (the step's mean and deviation move with S_0) LocalTangents
+// delta, whose weight there (the step's mean and deviation move with S_0) LocalStep
 // gives. Their digitals and barriers, whose payoffs jump, are left to bump and revalue.
 #pragma once
 #include <type_traits>
@@ -34,29 +34,14 @@
 #include "models/kernel_table.hpp"
 #include "models/option/heston_step.hpp"
 #include "models/option/jump_step.hpp"
+#include "models/option/local_step.hpp"
 #include "models/option/payoff.hpp"
 #include "models/option/sobol_bridge.hpp"
+#include "models/option/step_kinds.hpp"
 #include "rng/hd.hpp"
 #include "rng/stream.hpp"
 
 namespace mcsim::option {
-
-enum class StepPayoff : int {
-  European, Digital, ArithmeticAverage, GeometricAverage, LookbackFixed, LookbackFloating,
-  ForwardStart,  // struck at moneyness x the spot at the end of step start_step
-  Cliquet,       // each step a period: its return within local bounds, summed, within global bounds
-};
-enum class Knock : int { None, DownOut, UpOut, DownIn, UpIn };
-
-enum class ControlKind : int { GeometricAsian, European };
-
-// The market inputs a stepped average's kernel with their Greeks has room for.
-constexpr int kPathBuckets = 12;
-
-// How the log spot moves from one step to the next: Merton is GBM with jumps,
-// Bates Heston with jumps; CashGbm is GBM whose spot drops by a cash amount at the
-// end of some steps, and whose steps need not all be fixings.
-enum class Dynamics : int { Gbm, Heston, LocalVol, Cev, Merton, Bates, CashGbm };
 
 // Copies = 2 adds the antithetic path (-Z) to each path; fixed at compile time so
 // the path state stays in registers. WithControl also scores a control variate on
@@ -115,14 +100,12 @@ struct StepPath {
   static constexpr int kStepFields = Local || Cash || kGreekRows ? 4 : 2;
   KernelTable<Real> local_vol;  // Dupire: steps x lv_nodes cells (market::cell_rows)
   int lv_nodes;
-  Real lv_inv_dk, lv_last;  // 1 / the node spacing; the last node less a half
-  Real lv_curve0;           // Greeks: sigma'' in x at the spot on the first step
+  LocalStep<Real, D> local;  // a local volatility's sigma(t, S) and its step's tangents
   // Market inputs: per step s, its entries run from bucket_data[s] to bucket_data[s + 1]
   // (steps + 1 offsets first), each (input, a, c) after the offsets: the step moves the
   // log spot's tangent in that input by a + c z. bucket_discount: d(-log D(T)) / d input.
   KernelTable<Real> bucket_data;
   Real bucket_discount[Buckets > 0 ? Buckets : 1];
-  Real cev_sigma, cev_power;  // CEV: sigma(S) = cev_sigma exp(cev_power log S), cev_power = beta - 1
   Knock knock;
   bool continuous;  // barrier and extremes monitored between fixings too
   Real log_barrier, rebate_pv;  // rebate discounted from expiry
@@ -196,53 +179,6 @@ struct StepPath {
 
  private:
   enum class Monitor { None, Discrete, Continuous };
-
-  // The local volatility at log spot x: CEV's power of the spot, or the step's row
-  // of the Dupire grid, linear between nodes and flat beyond the ends. A row holds
-  // each cell's (midpoint value, slope) and u is x's place in cells less a half, so
-  // its nearest integer is the cell and the remainder, within +-1/2, the offset from
-  // the cell's midpoint: one paired load and no float-to-integer conversion.
-  // With `slope`, also its derivative in x (0 beyond the grid's ends).
-  MCSIM_HD Real local_sigma(const Real* row, Real origin, Real x, Real* slope = nullptr) const {
-    if constexpr (D == Dynamics::Cev) {
-      const Real sigma = cev_sigma * fast_exp(cev_power * x);
-      if (slope) *slope = cev_power * sigma;
-      return sigma;
-    } else {
-      struct alignas(2 * sizeof(Real)) Cell {
-        Real mid, slope;
-      };
-      const Real place = x * lv_inv_dk - origin, u = clamp_to(place, Real(-0.5), lv_last);
-      Real cell;
-      const Cell c = reinterpret_cast<const Cell*>(row)[nearest_integer(u, &cell)];
-      if (slope) *slope = place == u ? c.slope * lv_inv_dk : Real(0);
-      return c.mid + (u - cell) * c.slope;
-    }
-  }
-
-  // A local volatility's log-Euler step from x, x' = x + carry + sigma (sqrt(dt) z -
-  // dt sigma / 2), in its tangents: `factor` is dx'/dx, 1 + sigma_x (sqrt(dt) z - dt
-  // sigma). On the first step, `gamma_weight` is the likelihood-ratio weight that
-  // turns the pathwise delta into gamma (delta x weight / S_0): x_1's density moves
-  // with S_0 through its mean (slope m') and deviation (sd'), and so does the pathwise
-  // delta's factor h = m' + z sd' at a fixed x_1; the weight is score - 1 + dh/h.
-  struct LocalTangents {
-    Real factor, gamma_weight;
-  };
-  MCSIM_HD LocalTangents local_tangents(Real sigma, Real slope, Real z, Real root_dt, Real dt, bool first) const {
-    LocalTangents t{Real(1) + slope * (root_dt * z - dt * sigma), Real(0)};
-    if (first) {
-      // sigma'' in x: CEV's sigma (beta - 1)^2; the grid's, linear within a cell, is
-      // its nodes' second difference at the spot (lv_curve0), the same for every path.
-      Real curve = lv_curve0;
-      if constexpr (D == Dynamics::Cev) curve = cev_power * slope;
-      const Real sd = sigma * root_dt, m1 = Real(1) - dt * sigma * slope, sd1 = root_dt * slope;
-      const Real score = (z * m1 + (z * z - Real(1)) * sd1) / sd;
-      const Real h = t.factor, dh = -dt * (slope * slope + sigma * curve) - h * sd1 / sd + z * root_dt * curve;
-      t.gamma_weight = score - Real(1) + dh / h;
-    }
-    return t;
-  }
 
   // Picks the step loop compiled for this payoff and barrier monitoring, so no
   // per-step test is spent on features the job does not have.
@@ -321,7 +257,7 @@ struct StepPath {
     // rate. Likelihood ratio: the sums over steps of the scores in the volatility and rate.
     // Heston: the first step's standard deviation, per path. A local volatility: the
     // log spot's tangents in a shift of log S_0 (su) and in the rate (sr), the payoff
-    // state's in that shift (pu), and the first step's gamma weight (LocalTangents).
+    // state's in that shift (pu), and the first step's gamma weight (LocalStep::tangents).
     Real first_z[NG][W], wv[NP][W], pv[NP][W], pt[NP][W], lu[NC][W], lv[NC][W], lt[NC][W], sv[NL][W], st[NL][W];
     Real first_sd[Heston && Greeks ? N : 1][W];
     // Heston, pathwise: the variance's tangent in sqrt(v0) (wv is the log spot's).
@@ -447,10 +383,10 @@ struct StepPath {
             else if constexpr (Local) {
               const Real zz = c ? -z[lane][j] : z[lane][j];
               Real slope = Real(0);
-              const Real sigma = local_sigma(lv_row, origin, before, kPW ? &slope : nullptr);
+              const Real sigma = local.sigma(lv_row, origin, before, kPW ? &slope : nullptr);
               x[i][j] += drift + sigma * (vol * zz - half_dt * sigma);
               if constexpr (kPW) {
-                const LocalTangents t = local_tangents(sigma, slope, zz, vol, step_time, step == 0);
+                const auto t = local.tangents(sigma, slope, zz, vol, step_time, step == 0);
                 if (step == 0) gamma_weight[i][j] = t.gamma_weight;
                 su_before = su[i][j], sr_before = sr[i][j];
                 su[i][j] *= t.factor;
