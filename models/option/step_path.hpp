@@ -38,6 +38,7 @@
 #include "models/option/payoff.hpp"
 #include "models/option/sobol_bridge.hpp"
 #include "models/option/step_kinds.hpp"
+#include "models/option/step_payoff.hpp"
 #include "rng/hd.hpp"
 #include "rng/stream.hpp"
 
@@ -543,8 +544,7 @@ struct StepPath {
 
     const bool out = knock == Knock::DownOut || knock == Knock::UpOut;
     const Real n = static_cast<Real>(fixings);
-    // The payoff proper and the control pay the vanilla on their level.
-    const auto vanilla = [&](Real level) { return vanilla_payoff(level, strike, sign, discount); };
+    constexpr int NE = kBuckets ? Buckets : 1;
     for (int j = 0; j < W; ++j)
       for (int lane = 0; lane < lanes[j]; ++lane) {
         Real total = Real(0), control_total = Real(0), first = Real(0);
@@ -552,75 +552,20 @@ struct StepPath {
         MCSIM_UNROLL
         for (int c = 0; c < Copies; ++c) {
           const int i = c * G + lane;
-          Real value = Real(0);
-          if constexpr (P == StepPayoff::European) value = vanilla(fast_exp(x[i][j]));
-          if constexpr (P == StepPayoff::Digital) value = sign * (fast_exp(x[i][j]) - strike) > Real(0) ? cash * discount : Real(0);
-          if constexpr (P == StepPayoff::ArithmeticAverage) value = vanilla(sum[i][j] / n);
-          if constexpr (P == StepPayoff::GeometricAverage) value = vanilla(fast_exp(sum[i][j] / n));
-          if constexpr (P == StepPayoff::LookbackFixed) value = vanilla(fast_exp(turn * extreme[i][j]));
-          if constexpr (P == StepPayoff::LookbackFloating)  // the extreme is the strike
-            value = vanilla_payoff(fast_exp(x[i][j]), fast_exp(turn * extreme[i][j]), sign, discount);
-          if constexpr (P == StepPayoff::ForwardStart)
-            value = vanilla_payoff(fast_exp(x[i][j]), moneyness * fast_exp(sum[i][j]), sign, discount);
-          if constexpr (P == StepPayoff::Cliquet) {
-            const Real total_return = sum[i][j];
-            value = discount * (total_return < global_floor ? global_floor
-                                : total_return > global_cap ? global_cap
-                                                            : total_return);
-          }
-          // Pathwise: the value's tangents, the discount held, in a shift of every log
-          // spot by 1 (u; d/dS_0 is u / S_0), in the volatility (v) and in the rate (t:
-          // each log spot moves by its time). A local volatility's log spots move by
-          // their own tangents in log S_0 and the rate (the final one's end_u, end_r).
-          // With market inputs, the value's tangent in each (bucket), from X_b and Y_b.
-          Real du = Real(0), dv = Real(0), dt = Real(0), bucket[kBuckets ? Buckets : 1] = {};
-          (void)bucket;
+          Real value = payoff_value<P>(*this, x[i][j], sum[i][j], extreme[i][j], n, turn);
+          // Pathwise, the value's tangents (step_payoff.hpp): GBM's log spots move with
+          // log S_0 by 1 and with the rate by their time, a local volatility's by their
+          // own tangents (the final one's su, sr).
+          ValueTangents<Real, NE> tangents{Real(0), Real(0), Real(0), {}};
           if constexpr (kPW) {
-            const Real spot_t = fast_exp(x[i][j]), w = wv[i][j];
-            Real end_u = Real(1), end_r = clock, end_pu = Real(0);
-            if constexpr (Local) end_u = su[i][j], end_r = sr[i][j], end_pu = pu[i][j];
-            if constexpr (P == StepPayoff::European) {
-              const Real k = vanilla_slope(spot_t, strike, sign, discount) * spot_t;
-              du = Local ? k * end_u : k, dv = k * w, dt = k * end_r;
-              if constexpr (kBuckets)
-                for (int b = 0; b < Buckets; ++b) bucket[b] = k * bx[b][i][j];
-            }
-            if constexpr (P == StepPayoff::ArithmeticAverage) {
-              const Real level = sum[i][j] / n, k = vanilla_slope(level, strike, sign, discount);
-              du = Local ? k * end_pu / n : k * level, dv = k * pv[i][j] / n, dt = k * pt[i][j] / n;
-              if constexpr (kBuckets)
-                for (int b = 0; b < Buckets; ++b) bucket[b] = k * (sum[i][j] * bx[b][i][j] - by[b][i][j]) / n;
-            }
-            if constexpr (P == StepPayoff::GeometricAverage) {
-              const Real level = fast_exp(sum[i][j] / n), k = vanilla_slope(level, strike, sign, discount) * level;
-              du = Local ? k * end_pu / n : k, dv = k * pv[i][j] / n, dt = k * pt[i][j] / n;
-              if constexpr (kBuckets)
-                for (int b = 0; b < Buckets; ++b) bucket[b] = k * (n * bx[b][i][j] - by[b][i][j]) / n;
-            }
-            if constexpr (P == StepPayoff::LookbackFixed) {
-              const Real level = fast_exp(turn * extreme[i][j]), k = vanilla_slope(level, strike, sign, discount) * level;
-              du = Local ? k * end_pu : k, dv = k * pv[i][j], dt = k * pt[i][j];
-              if constexpr (kBuckets)
-                for (int b = 0; b < Buckets; ++b) bucket[b] = k * by[b][i][j];
-            }
-            // Struck at a level of the path: the spot's tangent less the strike's.
-            const auto struck = [&](Real level) {
-              const Real k = vanilla_slope(spot_t, level, sign, discount);
-              du = Local ? k * (spot_t * end_u - level * end_pu) : k * (spot_t - level);
-              dv = k * (spot_t * w - level * pv[i][j]), dt = k * (spot_t * end_r - level * pt[i][j]);
-              if constexpr (kBuckets)
-                for (int b = 0; b < Buckets; ++b) bucket[b] = k * (spot_t * bx[b][i][j] - level * by[b][i][j]);
-            };
-            if constexpr (P == StepPayoff::LookbackFloating) struck(fast_exp(turn * extreme[i][j]));
-            if constexpr (P == StepPayoff::ForwardStart) struck(moneyness * fast_exp(sum[i][j]));
-            if constexpr (P == StepPayoff::Cliquet) {  // GBM's returns do not move with S_0
-              const Real k = sum[i][j] < global_floor || sum[i][j] > global_cap ? Real(0) : discount;
-              du = k * end_pu, dv = k * pv[i][j], dt = k * pt[i][j];
-              if constexpr (kBuckets)
-                for (int b = 0; b < Buckets; ++b) bucket[b] = k * by[b][i][j];
-            }
-            (void)struck, (void)end_u, (void)end_pu;
+            PathEnd<Real, NE> end{x[i][j], sum[i][j], extreme[i][j], Real(1), Real(0), wv[i][j], pv[i][j], clock, pt[i][j], {}, {}};
+            if constexpr (Local) end.u = su[i][j], end.r = sr[i][j], end.pu = pu[i][j];
+            if constexpr (kBuckets)
+              for (int b = 0; b < Buckets; ++b) end.bx[b] = bx[b][i][j], end.by[b] = by[b][i][j];
+            tangents = value_tangents<P, Local, kBuckets>(*this, end, n, turn);
           }
+          Real du = tangents.du, dv = tangents.dv, dt = tangents.dt;
+          auto& bucket = tangents.bucket;
           if constexpr (M != Monitor::None) {
             Real survive = live[i][j];
             if constexpr (M == Monitor::Discrete) survive = live[i][j] > side * log_barrier ? Real(1) : Real(0);
@@ -657,9 +602,10 @@ struct StepPath {
           }
           total += value;
           if (c == 0) first = value;
-          if constexpr (WithControl)
-            control_total += vanilla(control == ControlKind::GeometricAsian ? fast_exp(log_sum[i][j] / n)
-                                                                              : fast_exp(x[i][j]));
+          if constexpr (WithControl) {  // the vanilla on the control's level
+            const Real level = control == ControlKind::GeometricAsian ? fast_exp(log_sum[i][j] / n) : fast_exp(x[i][j]);
+            control_total += vanilla_payoff(level, strike, sign, discount);
+          }
         }
         const Real y = total / static_cast<Real>(Copies);
         acc[j].add(0, y);
