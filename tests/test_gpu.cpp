@@ -378,7 +378,12 @@ TEST_CASE("path-dependent, Heston, local volatility, Sobol, basket, walked baske
       std::vector<std::string> sets{std::string("run.precision=") + precision};
       if (sobol) sets.push_back("run.paths=131072");
       const bool exercise = inst.find("bermudan") != std::string::npos || inst.find("american") != std::string::npos;
-      agree_on_cpu_and_gpu(base + inst, sets, sobol, exercise && std::string(precision) == "float" ? 4 : 0);
+      // A bridged extreme's buckets take the tangents of the step where it was reached:
+      // in float two steps' extremes may tie to rounding, and each backend's log picks
+      // its own, as an exercise date may flip.
+      const bool bridged = inst.find("lookback") != std::string::npos && inst.find("continuous") != std::string::npos &&
+                           inst.find("buckets") != std::string::npos;
+      agree_on_cpu_and_gpu(base + inst, sets, sobol, (exercise || bridged) && std::string(precision) == "float" ? 4 : 0);
     }
 }
 
