@@ -55,6 +55,11 @@ using LocalGreekSteps = KernelList<  // with path Greeks
     StepPath<float, 2, false, false, Dynamics::LocalVol, true>, StepPath<double, 2, false, false, Dynamics::LocalVol, true>,
     StepPath<float, 1, false, false, Dynamics::Cev, true>, StepPath<double, 1, false, false, Dynamics::Cev, true>,
     StepPath<float, 2, false, false, Dynamics::Cev, true>, StepPath<double, 2, false, false, Dynamics::Cev, true>>;
+using LocalBucketSteps = KernelList<  // ... and the Greeks in its curves' pillars and surface's quotes
+    StepPath<float, 1, false, false, Dynamics::LocalVol, true, option::kLocalPathBuckets>,
+    StepPath<double, 1, false, false, Dynamics::LocalVol, true, option::kLocalPathBuckets>,
+    StepPath<float, 2, false, false, Dynamics::LocalVol, true, option::kLocalPathBuckets>,
+    StepPath<double, 2, false, false, Dynamics::LocalVol, true, option::kLocalPathBuckets>>;
 using MertonSteps =
     KernelList<StepPath<float, 1, false, false, Dynamics::Merton>, StepPath<double, 1, false, false, Dynamics::Merton>,
                StepPath<float, 2, false, false, Dynamics::Merton>, StepPath<double, 2, false, false, Dynamics::Merton>>;
@@ -98,7 +103,7 @@ using HestonHybrid = KernelList<HybridPath<float, 1, true>, HybridPath<double, 1
                                 HybridPath<float, 1, true, true>, HybridPath<double, 1, true, true>,
                                 HybridPath<float, 2, true, true>, HybridPath<double, 2, true, true>>;
 
-using Families = std::tuple<European, GbmSteps, GreekSteps, BucketSteps, ControlSteps, SobolSteps, HestonSteps, HestonGreekSteps, LocalVolSteps, CevSteps, LocalGreekSteps,
+using Families = std::tuple<European, GbmSteps, GreekSteps, BucketSteps, ControlSteps, SobolSteps, HestonSteps, HestonGreekSteps, LocalVolSteps, CevSteps, LocalGreekSteps, LocalBucketSteps,
                             MertonSteps,
                             BatesSteps, CashSteps, Basket, BasketGreeks, BasketSteps, BasketStepGreeks, American, ShortRate, Hybrid, HestonHybrid>;
 }  // namespace kernels

@@ -214,6 +214,9 @@ TEST_CASE("path-dependent, Heston, local volatility, Sobol, basket, walked baske
       "    vol_surface: { expiries: [0.5, 1, 2], strikes: [70, 85, 100, 115, 130],\n"
       "                   vols: [[0.32, 0.27, 0.23, 0.21, 0.205], [0.30, 0.26, 0.23, 0.215, 0.21],"
       " [0.29, 0.26, 0.235, 0.22, 0.215]] }\n";
+  const std::string lv_curves =  // Dupire's from the smile on curves without dividends
+      "  market:\n    discount: { times: [0.5, 1, 2], zero_rates: [0.02, 0.03, 0.045] }\n"
+      "    dividend_yield: { times: [1, 3], zero_rates: [0.01, 0.015] }\n" + smile;
   const std::vector<std::string> instruments{
       gbm + "  instrument: { type: asian, average: arithmetic, fixings: 52, option: call, strike: 95, maturity: 1,"
       " barrier: 80, kind: down-and-out }\n",
@@ -342,6 +345,15 @@ TEST_CASE("path-dependent, Heston, local volatility, Sobol, basket, walked baske
       "  process: { type: cev, spot: 100, rate: 0.05, dividend: 0.02, sigma: 2.5, beta: 0.5 }\n"
       "  instrument: { type: lookback, strike_type: floating, option: put, maturity: 1 }\n  steps: 50\n"
       "  greeks: [delta, rho, dividend_rho]\n",
+      // ... and in every pillar of their curves and quote of their surface.
+      lv_curves + "  process: { type: local_vol, spot: 100 }\n"
+      "  instrument: { type: asian, average: arithmetic, fixings: 24, option: put, strike: 100, maturity: 1.5 }\n"
+      "  greeks: [delta, buckets]\n  variance_reduction: [antithetic]\n",
+      lv_curves + "  process: { type: local_vol, spot: 100 }\n"
+      "  instrument: { type: lookback, strike_type: fixed, option: call, strike: 100, maturity: 1.2 }\n  steps: 24\n"
+      "  greeks: [delta, buckets]\n",
+      lv_curves + "  process: { type: local_vol, spot: 100 }\n"
+      "  instrument: { type: european, option: call, strike: 110, maturity: 1.5 }\n  steps: 18\n  greeks: [buckets]\n",
       // Merton's and Bates's jumps, and Merton on market curves.
       "  process: { type: gbm, spot: 100, rate: 0.04, dividend: 0.01, volatility: 0.18,\n"
       "             jumps: { intensity: 0.8, mean: -0.1, vol: 0.15 } }\n"

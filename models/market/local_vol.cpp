@@ -52,7 +52,7 @@ class Spline {
 }  // namespace
 
 LocalVolGrid dupire_grid(const VolSurface& s, double spot, const Market& m, const std::vector<double>& step_ends,
-                         std::vector<Problem>* problems) {
+                         std::vector<Problem>* problems, const LocalVolGrid* nodes_of) {
   const std::size_t ne = s.expiries.size();
   std::vector<Spline> rows;
   double k_lo = 0, k_hi = 0, widest = 0;
@@ -74,8 +74,8 @@ LocalVolGrid dupire_grid(const VolSurface& s, double spot, const Market& m, cons
 
   LocalVolGrid g;
   g.nodes = kLocalVolNodes;
-  g.k_lo = k_lo;
-  g.dk = (k_hi - k_lo) / (g.nodes - 1);
+  g.k_lo = nodes_of ? nodes_of->k_lo : k_lo;
+  g.dk = nodes_of ? nodes_of->dk : (k_hi - k_lo) / (g.nodes - 1);
   g.sigma.assign(step_ends.size() * static_cast<std::size_t>(g.nodes), 0.0);
   for (std::size_t st = 0; st < step_ends.size(); ++st) {
     const double t0 = st ? step_ends[st - 1] : 0.0, t = 0.5 * (t0 + step_ends[st]);
@@ -93,7 +93,7 @@ LocalVolGrid dupire_grid(const VolSurface& s, double spot, const Market& m, cons
     double* row = &g.sigma[st * static_cast<std::size_t>(g.nodes)];
     int first_quoted = -1, last_quoted = -1;
     for (int i = 0; i < g.nodes; ++i) {
-      const double k = k_lo + i * g.dk + shift;
+      const double k = g.k_lo + i * g.dk + shift;
       if (k < q_lo || k > q_hi) continue;
       double w, wk, wkk, wt;
       if (before || after) {
@@ -123,8 +123,8 @@ LocalVolGrid dupire_grid(const VolSurface& s, double spot, const Market& m, cons
       last_quoted = i;
     }
     if (first_quoted < 0) {  // a grid too coarse to see the quotes: the row's nearest node
-      const int i = std::clamp(static_cast<int>(std::lround((0.5 * (q_lo + q_hi) - shift - k_lo) / g.dk)), 0, g.nodes - 1);
-      const double k = k_lo + i * g.dk + shift;
+      const int i = std::clamp(static_cast<int>(std::lround((0.5 * (q_lo + q_hi) - shift - g.k_lo) / g.dk)), 0, g.nodes - 1);
+      const double k = g.k_lo + i * g.dk + shift;
       const auto v = rows[hi].at(k);
       row[i] = std::sqrt(v.f / s.expiries[hi]);
       first_quoted = last_quoted = i;

@@ -36,7 +36,9 @@ double curvature_at(const LocalVolGrid& g, std::size_t row, double log_spot);
 // between expiries at fixed k, and w proportional to T before the first expiry and
 // past the last. Where the quotes imply no positive local variance, `problems`
 // says where; outside the quoted moneyness the grid keeps its nearest quoted value.
+// With `nodes_of`, on that grid's nodes (its k_lo and dk) rather than on nodes wide
+// enough for this surface: a moved quote's grid to take differences of.
 LocalVolGrid dupire_grid(const VolSurface& s, double spot, const Market& m, const std::vector<double>& step_ends,
-                         std::vector<Problem>* problems);
+                         std::vector<Problem>* problems, const LocalVolGrid* nodes_of = nullptr);
 
 }  // namespace mcsim::market

@@ -137,12 +137,41 @@ double flat_factor(const OptionSpec& s, const MarketInput& in) {
   return in.kind == Kind::VolNode ? weight / (2 * s.volatility * t) : weight / t;
 }
 
+int path_bucket_slots(const OptionSpec& s) {
+  return s.process == Process::LocalVol ? kLocalPathBuckets : kPathBuckets;
+}
+
+namespace {
+
+// Per step, the cells (market::cell_rows) of d sigma / d quote on the job's Dupire
+// grid: central differences of grids built on its nodes from the moved surface. A
+// row the quote does not reach (steps beyond its neighbouring expiries) is exactly 0.
+std::vector<double> quote_tangent(const OptionSpec& s, const MarketInput& in, const std::vector<double>& ends) {
+  constexpr double h = 1e-5;  // small against the surface's curvature, large against its rounding
+  const market::LocalVolGrid& g = *s.local_vol;
+  const auto grid = [&](double d) {
+    market::VolSurface q = *s.market.surface;
+    q.vols[in.index][in.column] += d;
+    return market::dupire_grid(q, s.spot, s.market, ends, nullptr, &g);
+  };
+  market::LocalVolGrid j = g;
+  const auto up = grid(h), down = grid(-h);
+  for (std::size_t i = 0; i < j.sigma.size(); ++i) j.sigma[i] = (up.sigma[i] - down.sigma[i]) / (2 * h);
+  return market::cell_rows(j);
+}
+
+}  // namespace
+
 bool path_buckets(const OptionSpec& s, PathBuckets* out) {
-  // StepPath's payoffs (step_path.hpp's kBuckets, kLRBuckets).
+  // StepPath's payoffs (step_path.hpp's kBuckets, kLRBuckets); a local volatility's
+  // Lipschitz ones (its digitals and barriers bump all their Greeks).
   const Instrument k = s.instrument;
-  const bool on_path = k == Instrument::Asian || k == Instrument::Lookback || k == Instrument::Barrier ||
-                       k == Instrument::ForwardStart || k == Instrument::Cliquet;
-  if (!on_path || !s.gbm() || !s.stepped() || s.control_variate || s.sobol || s.market.has_cash() || s.bump_greeks ||
+  const bool local = s.process == Process::LocalVol && s.local_vol && !s.jumping;
+  const bool on_path = local ? k == Instrument::Asian || k == Instrument::Lookback || k == Instrument::European
+                             : k == Instrument::Asian || k == Instrument::Lookback || k == Instrument::Barrier ||
+                                   k == Instrument::ForwardStart || k == Instrument::Cliquet;
+  if (!on_path || !(s.gbm() || local) || !s.stepped() || (local && s.knock != KnockKind::None) || s.control_variate ||
+      s.sobol || s.market.has_cash() || s.bump_greeks ||
       std::find(s.greeks.begin(), s.greeks.end(), "buckets") == s.greeks.end())
     return false;
   const auto times = fixing_times(s);
@@ -154,15 +183,27 @@ bool path_buckets(const OptionSpec& s, PathBuckets* out) {
   };
   std::vector<std::vector<Entry>> steps(times.size());
   std::vector<int> slot(inputs.size(), -1);
+  std::vector<std::vector<double>> tangents(inputs.size());  // a quote's cells, all steps
   PathBuckets b;
+  const std::size_t row_cells = local ? 2 * static_cast<std::size_t>(s.local_vol->nodes) : 0;
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     const MarketInput& in = inputs[k];
+    if (in.kind == Kind::SurfaceQuote) tangents[k] = quote_tangent(s, in, times);
     for (std::size_t i = 0; i < times.size(); ++i) {
-      const double t0 = i ? times[i - 1] : 0.0, d = weights(in, times[i]) - weights(in, t0);
-      if (d == 0) continue;
       Entry e{k, 0, 0};
-      if (in.kind == Kind::VolNode) e.a = -0.5 * d, e.c = 0.5 * d / std::sqrt(s.vol_term.variance(t0, times[i]));
-      else e.a = in.kind == Kind::Discount ? d : -d;  // a yield's carry is the rate's, less
+      if (in.kind == Kind::SurfaceQuote) {
+        // c: the step's row of the quote's cells, in the order of the entries.
+        const auto row = tangents[k].begin() + static_cast<std::ptrdiff_t>(i * row_cells);
+        if (std::all_of(row, row + static_cast<std::ptrdiff_t>(row_cells), [](double v) { return v == 0; })) continue;
+        e.c = static_cast<double>(b.rows.size() / row_cells);
+        b.rows.insert(b.rows.end(), row, row + static_cast<std::ptrdiff_t>(row_cells));
+      } else {
+        const double t0 = i ? times[i - 1] : 0.0, d = weights(in, times[i]) - weights(in, t0);
+        if (d == 0) continue;
+        if (in.kind == Kind::VolNode) e.a = -0.5 * d, e.c = 0.5 * d / std::sqrt(s.vol_term.variance(t0, times[i]));
+        else e.a = in.kind == Kind::Discount ? d : -d;  // a yield's carry is the rate's, less
+        if (local) e.c = -1;  // no cells: a curve moves the step's carry only
+      }
       steps[i].push_back(e);
       if (slot[k] < 0) {
         slot[k] = static_cast<int>(b.inputs.size());
@@ -171,13 +212,14 @@ bool path_buckets(const OptionSpec& s, PathBuckets* out) {
       }
     }
   }
-  if (b.inputs.size() > static_cast<std::size_t>(kPathBuckets)) return false;
+  const int slots = path_bucket_slots(s);
+  if (b.inputs.size() > static_cast<std::size_t>(slots)) return false;
   double offset = 0;
   for (const auto& entries : steps) b.table.push_back(offset), offset += static_cast<double>(entries.size());
   b.table.push_back(offset);
   for (const auto& entries : steps)
     for (const Entry& e : entries) b.table.insert(b.table.end(), {static_cast<double>(slot[e.input]), e.a, e.c});
-  b.discount.resize(kPathBuckets, 0.0);
+  b.discount.resize(static_cast<std::size_t>(slots), 0.0);
   *out = std::move(b);
   return true;
 }

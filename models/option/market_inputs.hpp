@@ -43,19 +43,26 @@ GreekBump input_bump(const OptionSpec& s, const MarketInput& in);
 double flat_factor(const OptionSpec& s, const MarketInput& in);
 const char* flat_greek(const MarketInput& in);
 
-// A stepped GBM payoff's market inputs scored on its path (StepPath's Buckets): the
-// inputs that move its steps (pillars and nodes past maturity's interval move none),
-// up to kPathBuckets of them (step_kinds.hpp), and their table: per step s (fixing times t_0 = 0, ...,
-// t_n), the entries (slot, a, c) of the inputs it moves, its log spot's step moving by
-// a + c z (a curve's pillar: the change of its weight in -log P over the step, a
-// volatility node: -dv / 2 and dv / (2 sqrt(var)) for dv, d var / d sigma_node over the step).
+// A stepped payoff's market inputs scored on its path (StepPath's Buckets): the
+// inputs that move its steps (pillars, nodes and quotes past maturity's reach move
+// none), up to path_bucket_slots of them, and their table: per step s (fixing times
+// t_0 = 0, ..., t_n), the entries (slot, a, c) of the inputs it moves. GBM's log spot
+// moves by a + c z (a curve's pillar: the change of its weight in -log P over the
+// step; a volatility node: -dv / 2 and dv / (2 sqrt(var)) for dv, d var / d sigma_node
+// over the step). A local volatility's step moves it by a (a pillar: its carry, the
+// grid held) or by d sigma / d quote at the path's spot times the step's d x / d sigma
+// (a surface quote: c numbers its row of cells in `rows`, as market::cell_rows lays
+// out a grid's; c is -1 for a pillar).
 struct PathBuckets {
   std::vector<MarketInput> inputs;  // by slot
   std::vector<double> table;        // StepPath::bucket_data
   std::vector<double> discount;     // by slot: d(-log D(T)) / d input
+  std::vector<double> rows;         // StepPath::bucket_rows: a local volatility's quote tangents
 };
 // Whether the job's buckets are scored on its path; if so, out gets them.
 bool path_buckets(const OptionSpec& s, PathBuckets* out);
+// The slots its kernel has: GBM's kPathBuckets, a local volatility's kLocalPathBuckets.
+int path_bucket_slots(const OptionSpec& s);
 
 // The rate, dividend and volatility to maturity that give the market's forward,
 // discount and total variance (exact for a European's closed form).

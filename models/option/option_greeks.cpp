@@ -46,7 +46,7 @@ std::vector<std::string> OptionModel::path_greeks() const {
     for (const auto& g : s.greeks)
       // Dupire's gamma bumps: its linear cells' kinks leave the first step's likelihood ratio biased.
       if (g == "delta" || (g == "gamma" && s.instrument != Instrument::Lookback && s.process == Process::Cev) ||
-          ((g == "rho" || g == "dividend_rho") && rates))
+          ((g == "rho" || g == "dividend_rho") && rates) || (g == "buckets" && !tables_.bucket_greeks.empty()))
         out.push_back(g);
     return out;
   }
@@ -92,7 +92,7 @@ std::vector<std::string> OptionModel::path_greek_outputs() const {
   if (!spec_.multi_asset()) {
     std::vector<std::string> out{"delta", "gamma", "vega", "rho", "dividend_rho"};
     if (!tables_.bucket_greeks.empty())  // StepPath's market-input slots, by number
-      for (int b = 0; b < kPathBuckets; ++b) out.push_back("bucket_" + std::to_string(b));
+      for (int b = 0; b < path_bucket_slots(spec_); ++b) out.push_back("bucket_" + std::to_string(b));
     return out;
   }
   const auto& assets = spec_.assets;

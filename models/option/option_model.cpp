@@ -64,6 +64,7 @@ StepPath<Real, Copies, Control, Sobol, D, Greeks, Buckets> make_step_path(const 
   k.step_data = tables.steps.view<Real>();
   k.local_vol = tables.local_vol.view<Real>();
   k.bucket_data = tables.bucket_data.view<Real>();
+  k.bucket_rows = tables.bucket_rows.view<Real>();
   for (std::size_t b = 0; b < tables.bucket_discount.size() && b < static_cast<std::size_t>(Buckets); ++b)
     k.bucket_discount[b] = static_cast<Real>(tables.bucket_discount[b]);
   if (s.local_vol) {
@@ -221,7 +222,9 @@ OptionModel::OptionModel(OptionSpec spec) : spec_(std::move(spec)) {
   std::vector<std::string> bucket_greeks = std::move(tables_.bucket_greeks);
   tables_ = make_step_tables(spec_, greek_rows);
   tables_.bucket_greeks = std::move(bucket_greeks);
-  if (buckets_on_path) tables_.bucket_data = TableData(buckets.table), tables_.bucket_discount = buckets.discount;
+  if (buckets_on_path)
+    tables_.bucket_data = TableData(buckets.table), tables_.bucket_rows = TableData(buckets.rows),
+    tables_.bucket_discount = buckets.discount;
 }
 
 // The kernel's outputs, in its order: the price, then a control and its product
@@ -380,6 +383,14 @@ PathKernel OptionModel::kernel(const KernelSetup& setup) const {
   const auto with = [&, s = walked.first, st = walked.second](auto dynamics) -> PathKernel {
     constexpr Dynamics D = decltype(dynamics)::value;
     const bool f = precision == Precision::Float;
+    if constexpr (D == Dynamics::LocalVol)
+      if (!tables_.bucket_greeks.empty() && !setup.fitted_by) {  // and its market inputs' Greeks
+        constexpr int B = kLocalPathBuckets;
+        if (s->antithetic) return f ? PathKernel(make_step_path<float, 2, false, false, D, true, B>(*s, setup, *st))
+                                    : PathKernel(make_step_path<double, 2, false, false, D, true, B>(*s, setup, *st));
+        return f ? PathKernel(make_step_path<float, 1, false, false, D, true, B>(*s, setup, *st))
+                 : PathKernel(make_step_path<double, 1, false, false, D, true, B>(*s, setup, *st));
+      }
     if constexpr (D == Dynamics::Heston || D == Dynamics::LocalVol || D == Dynamics::Cev)
       if (!path_greeks().empty()) {
         if (s->antithetic) return f ? PathKernel(make_step_path<float, 2, false, false, D, true>(*s, setup, *st))

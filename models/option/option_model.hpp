@@ -147,8 +147,8 @@ struct StepTables {
   // fixings with the cash dividends' ex-dates among them (0: the fixings).
   std::uint64_t path_steps = 0;
   // Market inputs a stepped payoff scores on its path (market_inputs.hpp's
-  // PathBuckets): StepPath::bucket_data, bucket_discount, and each slot's Greek.
-  TableData bucket_data;
+  // PathBuckets): StepPath::bucket_data, bucket_rows, bucket_discount, and each slot's Greek.
+  TableData bucket_data, bucket_rows;
   std::vector<double> bucket_discount;
   std::vector<std::string> bucket_greeks;
 };

@@ -14,8 +14,11 @@ enum class Knock : int { None, DownOut, UpOut, DownIn, UpIn };
 
 enum class ControlKind : int { GeometricAsian, European };
 
-// The market inputs a stepped average's kernel with their Greeks has room for.
+// The market inputs a stepped payoff's kernel with their Greeks has room for: GBM's
+// (curve pillars, volatility nodes), and a local volatility's (curve pillars, and
+// the quotes of the surface its grid is built from: two expiries' strikes a step).
 constexpr int kPathBuckets = 12;
+constexpr int kLocalPathBuckets = 24;
 
 // How the log spot moves from one step to the next: Merton is GBM with jumps,
 // Bates Heston with jumps; CashGbm is GBM whose spot drops by a cash amount at the

@@ -55,7 +55,8 @@ namespace mcsim::option {
 // Buckets > 0 (GBM with Greeks): also the Greeks in up to Buckets market inputs
 // (curve pillars, volatility nodes) in the same pass: pathwise for averages,
 // lookbacks, forward starts, cliquets and continuous barriers, by likelihood ratio
-// for digitals and discrete barriers.
+// for digitals and discrete barriers. Dupire's paths with Greeks: pathwise in curve
+// pillars (the grid held) and in the quotes of the surface the grid is built from.
 template <class Real, int Copies, bool WithControl = false, bool Sobol = false, Dynamics D = Dynamics::Gbm,
           bool Greeks = false, int Buckets = 0>
 struct StepPath {
@@ -71,7 +72,8 @@ struct StepPath {
                 "path Greeks are GBM's, Heston's and a local volatility's, without a control or Sobol points");
   using real_type = Real;
   // Scored per path with Greeks, after the price (OptionModel::path_greeks names them).
-  static_assert(Buckets == 0 || (Greeks && D == Dynamics::Gbm), "market inputs' Greeks are GBM paths'");
+  static_assert(Buckets == 0 || (Greeks && (D == Dynamics::Gbm || D == Dynamics::LocalVol)),
+                "market inputs' Greeks are GBM's and Dupire's paths'");
   // delta, gamma, vega, rho, dividend rho, then one per market input
   static constexpr int kGreeks = Greeks ? 5 + Buckets : 0;
   // price [, control, price x control] [, Greeks] [, the first path of each antithetic pair alone]
@@ -104,8 +106,10 @@ struct StepPath {
   LocalStep<Real, D> local;  // a local volatility's sigma(t, S) and its step's tangents
   // Market inputs: per step s, its entries run from bucket_data[s] to bucket_data[s + 1]
   // (steps + 1 offsets first), each (input, a, c) after the offsets: the step moves the
-  // log spot's tangent in that input by a + c z. bucket_discount: d(-log D(T)) / d input.
-  KernelTable<Real> bucket_data;
+  // log spot's tangent in that input by a + c z; Dupire's by a, or for c >= 0 by dx'/d
+  // sigma times row c of bucket_rows at the path's spot (that input's d sigma, as cells
+  // like local_vol's). bucket_discount: d(-log D(T)) / d input.
+  KernelTable<Real> bucket_data, bucket_rows;
   Real bucket_discount[Buckets > 0 ? Buckets : 1];
   Knock knock;
   bool continuous;  // barrier and extremes monitored between fixings too
@@ -138,6 +142,7 @@ struct StepPath {
     f(step_data);
     f(local_vol);
     f(bucket_data);
+    f(bucket_rows);
   }
 
   MCSIM_HD Real heston_v0() const {
@@ -392,6 +397,17 @@ struct StepPath {
                 su_before = su[i][j], sr_before = sr[i][j];
                 su[i][j] *= t.factor;
                 sr[i][j] = sr[i][j] * t.factor + step_time;
+                if constexpr (kBuckets) {
+                  // X_b' = X_b dx'/dx + the carry's move a + dx'/dsigma d sigma / d b at x.
+                  const Real dsigma = vol * zz - step_time * sigma;
+                  for (int b = 0; b < Buckets; ++b) bx[b][i][j] *= t.factor;
+                  each_entry([&](int b, Real ea, Real row) {
+                    Real move = ea;
+                    if (row >= Real(0))
+                      move += dsigma * local.sigma(bucket_rows.data + static_cast<std::uint64_t>(row) * 2 * lv_nodes, origin, before);
+                    bx[b][i][j] += move;
+                  });
+                }
               }
             } else
               x[i][j] += drift + vol * (c ? -z[lane][j] : z[lane][j]);
@@ -486,12 +502,16 @@ struct StepPath {
               sum[i][j] += level;
               if constexpr (kPW) pv[i][j] += level * wv[i][j], pt[i][j] += level * rate_tangent;
               if constexpr (Local && kPW) pu[i][j] += level * spot_tangent;
+              if constexpr (Local && kBuckets)  // like pv: each level times its tangent
+                for (int b = 0; b < Buckets; ++b) by[b][i][j] += level * bx[b][i][j];
             }
             if constexpr (WithControl && P == StepPayoff::ArithmeticAverage) log_sum[i][j] += now;
             if constexpr (P == StepPayoff::GeometricAverage) {
               sum[i][j] += now;
               if constexpr (kPW) pv[i][j] += wv[i][j], pt[i][j] += rate_tangent;
               if constexpr (Local && kPW) pu[i][j] += spot_tangent;
+              if constexpr (Local && kBuckets)
+                for (int b = 0; b < Buckets; ++b) by[b][i][j] += bx[b][i][j];
             }
             if constexpr (P == StepPayoff::ForwardStart) {  // the log spot the strike is set on
               sum[i][j] = step == start_step ? now : sum[i][j];

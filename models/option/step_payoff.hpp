@@ -48,7 +48,9 @@ MCSIM_HD Real payoff_value(const Path& p, Real x, Real sum, Real extreme, Real n
 
 // Pathwise, the tangents of payoff_value's value (a Lipschitz payoff: not a
 // digital's). Local: a local volatility's path, whose log spots move with S_0 by
-// their own tangents (GBM's by 1). Buckets: the market inputs' too, from X_b and Y_b.
+// their own tangents (GBM's by 1). Buckets: the market inputs' too, from X_b and Y_b
+// (an average's Y_b: GBM's sum of step tangents times the levels before them, a local
+// volatility's sum of levels times their X_b, as its pu).
 template <StepPayoff P, bool Local, bool Buckets, class Real, int B, class Path>
 MCSIM_HD ValueTangents<Real, B> value_tangents(const Path& p, const PathEnd<Real, B>& e, Real n, Real turn) {
   ValueTangents<Real, B> t{Real(0), Real(0), Real(0), {}};
@@ -64,13 +66,13 @@ MCSIM_HD ValueTangents<Real, B> value_tangents(const Path& p, const PathEnd<Real
     const Real level = e.sum / n, k = vanilla_slope(level, strike, sign, discount);
     t.du = Local ? k * e.pu / n : k * level, t.dv = k * e.pv / n, t.dt = k * e.pt / n;
     if constexpr (Buckets)
-      for (int b = 0; b < B; ++b) t.bucket[b] = k * (e.sum * e.bx[b] - e.by[b]) / n;
+      for (int b = 0; b < B; ++b) t.bucket[b] = k * (Local ? e.by[b] : e.sum * e.bx[b] - e.by[b]) / n;
   }
   if constexpr (P == StepPayoff::GeometricAverage) {
     const Real level = fast_exp(e.sum / n), k = vanilla_slope(level, strike, sign, discount) * level;
     t.du = Local ? k * e.pu / n : k, t.dv = k * e.pv / n, t.dt = k * e.pt / n;
     if constexpr (Buckets)
-      for (int b = 0; b < B; ++b) t.bucket[b] = k * (n * e.bx[b] - e.by[b]) / n;
+      for (int b = 0; b < B; ++b) t.bucket[b] = k * (Local ? e.by[b] : n * e.bx[b] - e.by[b]) / n;
   }
   if constexpr (P == StepPayoff::LookbackFixed) {
     const Real level = fast_exp(turn * e.extreme), k = vanilla_slope(level, strike, sign, discount) * level;

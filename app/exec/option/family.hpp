@@ -52,6 +52,7 @@ MCSIM_FAMILY(HestonGreekSteps);
 MCSIM_FAMILY(LocalVolSteps);
 MCSIM_FAMILY(CevSteps);
 MCSIM_FAMILY(LocalGreekSteps);
+MCSIM_FAMILY(LocalBucketSteps);
 MCSIM_FAMILY(MertonSteps);
 MCSIM_FAMILY(BatesSteps);
 MCSIM_FAMILY(CashSteps);
