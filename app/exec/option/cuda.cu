@@ -45,17 +45,22 @@ class CudaOptionExecutor : public OptionExecutor {
 
  private:
   // The kernel with its tables' views on this device's copies, made once per table id.
+  // Copies of other jobs' tables (a sweep makes new ones per scenario) are dropped
+  // before this kernel's are looked up, never between them: a view already handed
+  // out must stay valid.
   template <class Kernel>
   Kernel on_device(const Kernel& kernel) {
     Kernel k = kernel;
     if constexpr (HasTables<Kernel>::value) {
+      std::size_t fresh = 0;
+      k.for_each_table([&](const auto& table) { fresh += table.size != 0 && tables_.count(table.id) == 0; });
+      if (tables_.size() + fresh > kKeptTables) tables_.clear();
       k.for_each_table([&](auto& table) {
         if (table.size == 0) return;
         using Real = std::remove_cv_t<std::remove_pointer_t<decltype(table.data)>>;
         const std::size_t bytes = table.size * sizeof(Real);
         auto found = tables_.find(table.id);
         if (found == tables_.end()) {
-          if (tables_.size() >= kKeptTables) tables_.clear();  // another job's: a sweep makes new ones per scenario
           found = tables_.try_emplace(table.id).first;
           void* at = found->second.room(bytes, ordinal_);
           check_cuda(cudaMemcpy(at, table.data, bytes, cudaMemcpyHostToDevice), ordinal_, "copy of a kernel table");
