@@ -183,17 +183,17 @@ bool path_buckets(const OptionSpec& s, PathBuckets* out) {
   };
   std::vector<std::vector<Entry>> steps(times.size());
   std::vector<int> slot(inputs.size(), -1);
-  std::vector<std::vector<double>> tangents(inputs.size());  // a quote's cells, all steps
   PathBuckets b;
   const std::size_t row_cells = local ? 2 * static_cast<std::size_t>(s.local_vol->nodes) : 0;
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     const MarketInput& in = inputs[k];
-    if (in.kind == Kind::SurfaceQuote) tangents[k] = quote_tangent(s, in, times);
+    // A quote's cells of d sigma / d quote, every step's row; the steps it reaches keep theirs.
+    const std::vector<double> cells = in.kind == Kind::SurfaceQuote ? quote_tangent(s, in, times) : std::vector<double>{};
     for (std::size_t i = 0; i < times.size(); ++i) {
       Entry e{k, 0, 0};
       if (in.kind == Kind::SurfaceQuote) {
         // c: the step's row of the quote's cells, in the order of the entries.
-        const auto row = tangents[k].begin() + static_cast<std::ptrdiff_t>(i * row_cells);
+        const auto row = cells.begin() + static_cast<std::ptrdiff_t>(i * row_cells);
         if (std::all_of(row, row + static_cast<std::ptrdiff_t>(row_cells), [](double v) { return v == 0; })) continue;
         e.c = static_cast<double>(b.rows.size() / row_cells);
         b.rows.insert(b.rows.end(), row, row + static_cast<std::ptrdiff_t>(row_cells));
