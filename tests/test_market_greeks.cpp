@@ -238,6 +238,31 @@ TEST_CASE("a local volatility's Greeks in every pillar and quote, on the path, a
   }
 }
 
+TEST_CASE("a local volatility's inputs beyond its kernel's slots are bumped", "[market][greeks][local_vol]") {
+  // 5 expiries x 6 strikes, all within the maturity's reach: 30 quotes, more than 24 slots.
+  const std::string job =
+      "run: { name: t, paths: 20_000, seed: 3, chunk_paths: 4096, precision: double }\n"
+      "model:\n"
+      "  type: option\n"
+      "  market:\n"
+      "    vol_surface: { expiries: [0.2, 0.4, 0.6, 0.8, 1], strikes: [80, 90, 100, 110, 120, 130],\n"
+      "                   vols: [[0.3, 0.27, 0.25, 0.24, 0.24, 0.25], [0.3, 0.27, 0.25, 0.24, 0.24, 0.25],\n"
+      "                          [0.3, 0.27, 0.25, 0.24, 0.24, 0.25], [0.3, 0.27, 0.25, 0.24, 0.24, 0.25],\n"
+      "                          [0.3, 0.27, 0.25, 0.24, 0.24, 0.25]] }\n"
+      "  process: { type: local_vol, spot: 100, rate: 0.03 }\n"
+      "  instrument: { type: european, option: call, strike: 100, maturity: 1 }\n"
+      "  steps: 5\n"
+      "  greeks: [delta, buckets]\n";
+  const auto r = run_cpu(job);
+  for (const char* q : {"vega_0.2_80", "vega_1_100", "vega_1_130"}) {
+    INFO(q);
+    REQUIRE(estimate(r, q));
+    CHECK(bumped(r, q));
+  }
+  CHECK(!bumped(r, "delta"));
+  CHECK(std::fabs(estimate(r, "vega_1_100")->value) > 3 * estimate(r, "vega_1_100")->std_error);
+}
+
 TEST_CASE("buckets need market data to bucket", "[market][greeks][config]") {
   const std::string flat =
       "run: { name: t, paths: 1000, seed: 1 }\nmodel:\n  type: option\n"

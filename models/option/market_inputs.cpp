@@ -184,6 +184,7 @@ bool path_buckets(const OptionSpec& s, PathBuckets* out) {
   std::vector<std::vector<Entry>> steps(times.size());
   std::vector<int> slot(inputs.size(), -1);
   PathBuckets b;
+  const int slots = path_bucket_slots(s);
   const std::size_t row_cells = local ? 2 * static_cast<std::size_t>(s.local_vol->nodes) : 0;
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     const MarketInput& in = inputs[k];
@@ -211,9 +212,9 @@ bool path_buckets(const OptionSpec& s, PathBuckets* out) {
         b.discount.push_back(in.kind == Kind::Discount ? weights(in, s.maturity) : 0.0);
       }
     }
+    // More inputs than slots: they bump; stop before a large surface's other quotes are differenced.
+    if (b.inputs.size() > static_cast<std::size_t>(slots)) return false;
   }
-  const int slots = path_bucket_slots(s);
-  if (b.inputs.size() > static_cast<std::size_t>(slots)) return false;
   double offset = 0;
   for (const auto& entries : steps) b.table.push_back(offset), offset += static_cast<double>(entries.size());
   b.table.push_back(offset);
