@@ -48,6 +48,10 @@ StepPath<Real, Copies, Control, Sobol, D, Greeks, Buckets> make_step_path(const 
              : s.instrument == Instrument::ForwardStart ? StepPayoff::ForwardStart
              : s.instrument == Instrument::Cliquet      ? StepPayoff::Cliquet
                                                         : StepPayoff::European;
+  if constexpr (decltype(k)::Local)  // the walks its dispatch compiles
+    if (k.payoff == StepPayoff::ForwardStart || k.payoff == StepPayoff::Cliquet ||
+        (Greeks && (k.payoff == StepPayoff::Digital || s.knock != KnockKind::None)))
+      throw std::logic_error("a local volatility's kernel has no walk for this payoff");
   const auto times = fixing_times(s);
   k.steps = k.fixings = static_cast<int>(times.size());
   if constexpr (D == Dynamics::CashGbm) k.steps = static_cast<int>(tables.path_steps);

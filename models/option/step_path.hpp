@@ -197,15 +197,24 @@ struct StepPath {
       case StepPayoff::GeometricAverage: return with_barrier<StepPayoff::GeometricAverage, W>(source, lanes, acc);
       case StepPayoff::LookbackFixed: return with_barrier<StepPayoff::LookbackFixed, W>(source, lanes, acc);
       case StepPayoff::LookbackFloating: return with_barrier<StepPayoff::LookbackFloating, W>(source, lanes, acc);
-      case StepPayoff::ForwardStart: return walk<StepPayoff::ForwardStart, Monitor::None, false, W>(source, lanes, acc);
-      case StepPayoff::Cliquet: return walk<StepPayoff::Cliquet, Monitor::None, false, W>(source, lanes, acc);
+      case StepPayoff::ForwardStart:
+        if constexpr (!Local) walk<StepPayoff::ForwardStart, Monitor::None, false, W>(source, lanes, acc);
+        return;
+      case StepPayoff::Cliquet:
+        if constexpr (!Local) walk<StepPayoff::Cliquet, Monitor::None, false, W>(source, lanes, acc);
+        return;
     }
   }
 
+  // A local volatility prices no forward start or cliquet, and scores path Greeks only
+  // of payoffs that do not jump (OptionModel::path_greeks), so its kernels compile
+  // only those walks; make_step_path refuses the others.
   template <StepPayoff P, int W, class Source, class Acc>
   MCSIM_HD void with_barrier(Source& source, const int* lanes, Acc* acc) const {
     constexpr bool kLookback = P == StepPayoff::LookbackFixed || P == StepPayoff::LookbackFloating;
-    if constexpr (kLookback) {  // lookbacks carry no barrier; `continuous` is for their extreme
+    if constexpr (Local && Greeks) {
+      if constexpr (P != StepPayoff::Digital) walk<P, Monitor::None, false, W>(source, lanes, acc);
+    } else if constexpr (kLookback) {  // lookbacks carry no barrier; `continuous` is for their extreme
       if constexpr (kBridged)
         if (continuous) return walk<P, Monitor::None, true, W>(source, lanes, acc);
       return walk<P, Monitor::None, false, W>(source, lanes, acc);
