@@ -1,6 +1,6 @@
 // Particle transport on CPU and GPU (ctest label gpu; skipped without a CUDA
-// device): agreement within errors, the same bits on any chunk size, and an
-// eigenvalue generation kept on the GPU against the host's.
+// device): agreement within errors in layered and CSG geometry, the same bits on
+// any chunk size, and an eigenvalue generation kept on the GPU against the host's.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/exec/transport/executor.hpp"
+#include "csg_job.hpp"
 #include "gpu_run.hpp"
 #include "io/config.hpp"
 #include "models/transport/fission_source.hpp"
@@ -63,6 +64,44 @@ TEST_CASE("particle transport agrees on CPU and GPU", "[gpu][transport]") {
   }
 }
 
+TEST_CASE("transport in constructive solid geometry agrees on CPU and GPU", "[gpu][transport][csg]") {
+  if (!have_gpu()) return;
+  // A fixed source in 3-D, and power iteration on a lattice with its pin powers.
+  const std::string fixed = transport_job(pin_in_sphere_model("[absorption, leakage, collisions, { name: cells, filter: cell }]"));
+  const std::string lattice = transport_job("  mode: eigenvalue\n" + pin_materials() + pin_lattice_geometry(3) +
+                                            "  eigenvalue: { inactive: 10, active: 60 }\n"
+                                            "  tallies: [{ name: pins, filter: lattice, lattice: grid }]\n",
+                                            "paths: 20_000");
+  for (const char* precision : {"double", "float"}) {
+    const std::vector<std::string> sets{std::string("run.precision=") + precision};
+    for (const std::string& job : {fixed, lattice}) {
+      INFO(precision << "\n" << job);
+      const auto cpu = run_on(io::BackendChoice::Cpu, job, sets), gpu = run_on(io::BackendChoice::Cuda, job, sets);
+      for (const auto& e : cpu.scenarios.front().estimates) {
+        const auto& g = estimate_of(gpu, e.name);
+        INFO(e.name << ": cpu " << e.value << " +- " << e.std_error << ", gpu " << g.value << " +- " << g.std_error);
+        CHECK(e.std_error > 0);
+        CHECK(std::fabs(g.value - e.value) <= 4 * std::hypot(e.std_error, g.std_error));
+      }
+      // Every table cell (a pin's power, a bin's rate) within 4 combined errors.
+      for (const auto& t : cpu.scenarios.front().tables) {
+        const io::Table* on_gpu = nullptr;
+        for (const auto& u : gpu.scenarios.front().tables) on_gpu = u.name == t.name ? &u : on_gpu;
+        REQUIRE(on_gpu != nullptr);
+        REQUIRE(on_gpu->data.size() == t.data.size());
+        for (std::size_t c = 0; c + 1 < t.columns.size(); ++c) {
+          if (t.columns[c + 1] != t.columns[c] + "_std_error") continue;
+          for (std::size_t at = c; at < t.data.size(); at += t.columns.size()) {
+            INFO(t.name << " " << t.columns[c] << " row " << at / t.columns.size() << ": cpu " << t.data[at] << " +- "
+                        << t.data[at + 1] << ", gpu " << on_gpu->data[at] << " +- " << on_gpu->data[at + 1]);
+            CHECK(std::fabs(on_gpu->data[at] - t.data[at]) <= 4 * std::hypot(t.data[at + 1], on_gpu->data[at + 1]) + 1e-12);
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("particle transport on the GPU has the same bits for any chunk size and on a repeat", "[gpu][transport]") {
   if (!have_gpu()) return;
   const std::string fixed = transport_job(beam_slab_model(), "paths: 300_000, chunk_paths: 4096, precision: float");
@@ -91,7 +130,8 @@ TEST_CASE("an eigenvalue generation kept on the GPU gives the host path's tallie
     const auto& model = dynamic_cast<const transport::TransportModel&>(*job.model);
     const transport::TransportKernel k = model.transport_kernel(job.run.precision, job.run.seed);
     const std::uint64_t n = 10'000, slots = static_cast<std::uint64_t>(k.slots()), rows = (n + 4095) / 4096;
-    const transport::SourceMesh mesh{-1.853722, 1.853722, 20};
+    transport::SourceMesh mesh;
+    mesh.low[0] = -1.853722, mesh.high[0] = 1.853722, mesh.shape[0] = 20;
     const double u = 0.3;
     std::vector<transport::Site<double>> sites;  // generation 0 from the source, then from the drawn sites
     for (std::uint64_t g = 0; g < 2; ++g) {
@@ -102,7 +142,7 @@ TEST_CASE("an eigenvalue generation kept on the GPU gives the host path's tallie
       std::vector<transport::Site<double>> bank, drawn(n);
       gpu->run(k, b, host_rows.data(), &bank);
       REQUIRE(!bank.empty());
-      for (const auto& s : bank) ++host_counts[static_cast<std::size_t>(transport::source_bin(mesh, s.pos))];
+      for (const auto& s : bank) ++host_counts[static_cast<std::size_t>(transport::source_bin(mesh, s))];
       for (std::uint64_t j = 0; j < n; ++j) drawn[j] = bank[transport::drawn_index(j, u, bank.size(), n)];
       // The kept path, from the same sites (generation 1: those the device kept).
       if (g > 0) b.sites = nullptr, b.kept_sites = true;
@@ -114,7 +154,7 @@ TEST_CASE("an eigenvalue generation kept on the GPU gives the host path's tallie
       gpu->kept_sites(&kept);
       REQUIRE(kept.size() == n);
       std::size_t same = 0;
-      for (std::uint64_t j = 0; j < n; ++j) same += kept[j].pos == drawn[j].pos && kept[j].g == drawn[j].g;
+      for (std::uint64_t j = 0; j < n; ++j) same += kept[j].x == drawn[j].x && kept[j].g == drawn[j].g;
       CHECK(same == n);
       sites = drawn;
     }

@@ -251,10 +251,9 @@ TEST_CASE("track-length tallies of a mirrored lattice: absorption adds up to one
                                         {"by cell", TallyFilter::Cell, -1}, mesh};
   const auto t = csg_tally_arrays<double>(specs, s, csg);
   const CsgTallyView<double> tv = t.view();
-  const int fissionable[] = {1, 0};
   CsgSource<double> source;
   source.kind = CsgSource<double>::Box, source.low = {-1.89, -1.89, 0}, source.high = {1.89, 1.89, 1};
-  source.fissionable_only = true, source.fissionable = fissionable;
+  source.fissionable_only = true, source.nu_fission = t.nu_fission.data(), source.groups = 1;
 
   const int n = 20000;
   std::vector<double> one(static_cast<std::size_t>(t.slots)), sum(one.size()), sum2(one.size());

@@ -107,8 +107,9 @@ struct Uniforms {
 };
 
 // Absorbed, or leaked through the lowest surface (a slab's left plane) or the
-// highest (a slab's right plane, a sphere's outer surface).
-enum class Fate : int { Absorbed, LeakedLow, LeakedHigh };
+// highest (a slab's right plane, a sphere's outer surface, any of a CSG model's
+// vacuum surfaces); or lost: in no cell of a CSG model.
+enum class Fate : int { Absorbed, LeakedLow, LeakedHigh, Lost };
 
 template <class Real>
 MCSIM_HD Real clamp_to(Real x, Real lo, Real hi) {

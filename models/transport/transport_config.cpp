@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <regex>
 #include <utility>
 
 #include "io/schema.hpp"
+#include "models/transport/geometry/csg_config.hpp"
 #include "models/transport/mgxs_library.hpp"
 #include "models/transport/transport_spec.hpp"
 
@@ -31,6 +33,7 @@ bool Material::fissile() const {
 
 std::size_t Geometry::regions() const {
   if (shape == Shape::Infinite) return 1;
+  if (shape == Shape::Csg) return csg ? static_cast<std::size_t>(csg->materials()) : 0;
   return shape == Shape::Slab ? surfaces.size() - 1 : surfaces.size();
 }
 
@@ -197,9 +200,72 @@ Material read_material(io::Block& b) {
   return m;
 }
 
-void read_geometry(io::Block& g, Geometry& geo) {
-  const std::string shape = g.choice("type", {"infinite", "slab", "sphere"}, std::nullopt);
-  geo.shape = shape == "slab" ? Shape::Slab : shape == "sphere" ? Shape::Sphere : Shape::Infinite;
+// 2 or 3 numbers: a point of a 2-D model (z = 0) or a 3-D one.
+std::array<double, 3> read_point(io::Block& b, const std::string& key, std::optional<std::array<double, 3>> fallback = {}) {
+  const bool given = b.has(key);
+  const std::vector<double> v = b.reals(key);
+  if (!given && fallback) return *fallback;
+  if (b.valid() && v.size() != 2 && v.size() != 3) b.error(key, "takes x y (a 2-D model, z = 0) or x y z");
+  std::array<double, 3> p{};
+  std::copy_n(v.begin(), std::min<std::size_t>(v.size(), 3), p.begin());
+  return p;
+}
+
+// A box [lower_left, upper_right], each side of positive width (a 2-D box's z is 0 to 0).
+void read_box(io::Block& b, std::array<double, 3>& low, std::array<double, 3>& high,
+              std::optional<std::array<double, 3>> low_fallback = {}, std::optional<std::array<double, 3>> high_fallback = {}) {
+  low = read_point(b, "lower_left", low_fallback);
+  high = read_point(b, "upper_right", high_fallback);
+  for (int a = 0; a < 3 && b.valid(); ++a)
+    if (!(high[static_cast<std::size_t>(a)] > low[static_cast<std::size_t>(a)]) && !(a == 2 && high[2] == 0 && low[2] == 0))
+      b.error("upper_right", fmt::format("must lie above lower_left along {}: {} is not above {}", "xyz"[a],
+                                         high[static_cast<std::size_t>(a)], low[static_cast<std::size_t>(a)]));
+}
+
+// A model's error names its surface, cell or lattice: reported at that item's line
+// when the config has it, else at the geometry block.
+void csg_error(io::Block& g, const geometry::CsgSpec& spec, const std::string& message) {
+  static const std::regex named("(surface|cell|lattice) '([^']*)'");
+  std::smatch m;
+  if (std::regex_search(message, m, named)) {
+    const std::string kind = m[1], name = m[2];
+    const auto at = [&](const auto& items, const char* key) {
+      for (std::size_t i = 0; i < items.size(); ++i)
+        if (items[i].name == name) return g.error_where(g.where_of(key, static_cast<int>(i)), message), true;
+      return false;
+    };
+    if ((kind == "surface" && at(spec.surfaces, "surfaces")) || (kind == "cell" && at(spec.cells, "cells")) ||
+        (kind == "lattice" && at(spec.lattices, "lattices")))
+      return;
+  }
+  g.error("", message);
+}
+
+// A CSG model: its surfaces, cells and lattices, the box that holds it, and the
+// check that samples that box for overlaps and holes before any history runs.
+void read_csg_geometry(io::Block& g, const std::vector<std::string>& materials, Geometry& geo) {
+  geometry::CsgSpec spec = geometry::read_csg(g);
+  io::Block bounds = g.child("bounds", true);
+  read_box(bounds, geo.low, geo.high);
+  bounds.finish();
+  const std::uint64_t samples = g.count("check_points", 100000, 0, std::uint64_t{1} << 32);
+  g.finish();
+  if (!g.valid() || !bounds.valid() || !g.diagnostics().empty()) return;
+  try {
+    auto csg = std::make_shared<const geometry::Csg>(spec, materials);
+    const geometry::GeometryProblem problem = geometry::check_geometry(*csg, geo.low, geo.high, samples);
+    if (problem.kind != geometry::GeometryProblem::None)
+      return g.error("check_points", "the geometry check sampled " + problem.message());
+    geo.csg = std::move(csg);
+  } catch (const std::invalid_argument& e) {
+    csg_error(g, spec, e.what());
+  }
+}
+
+void read_geometry(io::Block& g, const std::vector<std::string>& materials, Geometry& geo) {
+  const std::string shape = g.choice("type", {"infinite", "slab", "sphere", "csg"}, std::nullopt);
+  geo.shape = shape == "slab" ? Shape::Slab : shape == "sphere" ? Shape::Sphere : shape == "csg" ? Shape::Csg : Shape::Infinite;
+  if (geo.shape == Shape::Csg) return read_csg_geometry(g, materials, geo);
   const auto boundary = [&](const std::string& key) {
     return g.choice(key, {"vacuum", "reflective"}, std::string("vacuum")) == "reflective" ? Boundary::Reflective
                                                                                           : Boundary::Vacuum;
@@ -231,7 +297,47 @@ std::pair<double, double> extent(const Geometry& g) {
   return {-INFINITY, INFINITY};
 }
 
+// The index of the model's item (a cell, a lattice) that `key` names; -1 after an
+// error, or without a model (its own error is reported already).
+template <class Item>
+int index_named(io::Block& b, const std::string& key, const std::vector<Item>* items, const char* what) {
+  b.schema_note(key, "", fmt::format("a {}'s name", what));
+  const std::string name = b.text(key, std::nullopt);
+  if (!items) return -1;
+  for (std::size_t i = 0; i < items->size(); ++i)
+    if ((*items)[i].name == name) return static_cast<int>(i);
+  if (b.valid()) b.error(key, fmt::format("no {} is named '{}'", what, name));
+  return -1;
+}
+
+// A CSG model's source: a point, a box or a cell (drawn within the bounds),
+// isotropic, optionally only where the material fissions.
+void read_csg_source(io::Block& b, TransportSpec& s) {
+  Source& src = s.source;
+  const Geometry& geo = s.geometry;
+  src.kind = Source::Kind::Isotropic;
+  const std::string type = b.choice("type", {"point", "box", "cell"}, std::nullopt);
+  b.schema_note("group", "0", "a group, 0 = the fastest");
+  src.group = static_cast<int>(b.count("group", 0, 0, static_cast<std::uint64_t>(std::max(0, s.groups - 1))));
+  if (type == "point") {
+    src.low = src.high = read_point(b, "position");
+    for (std::size_t a = 0; a < 3 && b.valid(); ++a)
+      if (src.low[a] < geo.low[a] || src.low[a] > geo.high[a])
+        b.error("position", fmt::format("({}, {}, {}) lies outside the geometry's bounds", src.low[0], src.low[1], src.low[2]));
+  } else if (type == "box") {
+    src.box = true;
+    read_box(b, src.low, src.high, geo.low, geo.high);
+  } else if (type == "cell") {
+    src.box = true, src.low = geo.low, src.high = geo.high;
+    src.cell = index_named(b, "cell", geo.csg ? &geo.csg->spec().cells : nullptr, "cell");
+  }
+  src.fissionable_only = b.choice("fissionable_only", {"false", "true"}, std::string("false")) == "true";
+  if (src.fissionable_only && type == "point") b.error("fissionable_only", "draws places again; a point source has one");
+  b.finish();
+}
+
 void read_source(io::Block& b, TransportSpec& s) {
+  if (s.geometry.shape == Shape::Csg) return read_csg_source(b, s);
   Source& src = s.source;
   src.kind = b.choice("type", {"beam", "isotropic"}, std::nullopt) == "beam" ? Source::Kind::Beam
                                                                            : Source::Kind::Isotropic;
@@ -257,8 +363,47 @@ void read_source(io::Block& b, TransportSpec& s) {
   b.finish();
 }
 
+// A CSG model's tally: { name, filter: cell | material | lattice | mesh }, a
+// lattice filter naming its lattice, a mesh filter its box and dimension.
+geometry::CsgTallySpec read_csg_tally(io::Block& b, const Geometry& geo) {
+  using geometry::TallyFilter;
+  geometry::CsgTallySpec t;
+  t.name = b.text("name", std::nullopt);
+  t.filter = b.choice_of<TallyFilter>("filter", {"cell", "material", "lattice", "mesh"}, std::nullopt);
+  if (t.filter == TallyFilter::Lattice) {
+    t.lattice = index_named(b, "lattice", geo.csg ? &geo.csg->spec().lattices : nullptr, "lattice");
+  } else if (t.filter == TallyFilter::Mesh) {
+    read_box(b, t.low, t.high, geo.low, geo.high);
+    const std::vector<double> d = b.reals("dimension", io::Range{1, 1e6});
+    if (b.valid() && d.size() != 2 && d.size() != 3) b.error("dimension", "takes nx ny (a 2-D mesh) or nx ny nz");
+    for (std::size_t a = 0; a < d.size() && a < 3; ++a) {
+      if (d[a] != std::floor(d[a])) b.error("dimension", fmt::format("{} is not a whole number of bins", d[a]));
+      t.shape[a] = static_cast<int>(d[a]);
+    }
+    if (b.valid() && d.size() == 2) t.low[2] = t.high[2] = 0;  // unbounded in z
+    if (b.valid() && d.size() == 3 && !(t.high[2] > t.low[2])) b.error("dimension", "a 3-D mesh needs a box of some depth in z");
+  }
+  b.finish();
+  return t;
+}
+
 void read_tallies(io::Block& model, TransportSpec& s) {
   Tallies& t = s.tallies;
+  if (s.geometry.shape == Shape::Csg) {  // names of scalars, and blocks of filtered tallies
+    std::vector<io::Block> filtered;
+    for (const std::string& name : model.choices("tallies", {"absorption", "leakage", "collisions"}, &filtered)) {
+      if (name == "absorption") t.absorption = true;
+      if (name == "leakage") t.leakage = true;
+      if (name == "collisions") t.collisions = true;
+    }
+    for (io::Block& b : filtered) {
+      geometry::CsgTallySpec one = read_csg_tally(b, s.geometry);
+      for (const auto& earlier : t.csg)
+        if (earlier.name == one.name) b.error("name", fmt::format("tally '{}' is named twice", one.name));
+      t.csg.push_back(std::move(one));
+    }
+    return;
+  }
   // A list of names, and { flux: { bins: N } }.
   std::vector<io::Block> detailed;
   for (const std::string& name :
@@ -292,8 +437,10 @@ namespace {
 // region's material counts.
 void check_histories_end(io::Block& model, const TransportSpec& s) {
   const Geometry& geo = s.geometry;
-  const bool leaks = (geo.shape == Shape::Slab && (geo.left == Boundary::Vacuum || geo.right == Boundary::Vacuum)) ||
-                     (geo.shape == Shape::Sphere && geo.right == Boundary::Vacuum);
+  bool leaks = (geo.shape == Shape::Slab && (geo.left == Boundary::Vacuum || geo.right == Boundary::Vacuum)) ||
+               (geo.shape == Shape::Sphere && geo.right == Boundary::Vacuum);
+  if (geo.csg)
+    for (const auto& surface : geo.csg->spec().surfaces) leaks = leaks || surface.boundary == geometry::SurfaceBoundary::Vacuum;
   if (leaks || s.region_material.empty()) return;
   const int G = s.groups;
   std::vector<char> born(static_cast<std::size_t>(G), 0), ends(born), reached(born);
@@ -343,6 +490,11 @@ bool parse_transport_spec(io::Block& model, TransportSpec& s) {
     read_source(src, s);
   } else if (!s.eigenvalue && model.valid()) {
     model.error("", "missing required block 'source' (fixed_source mode)");
+  } else if (s.geometry.shape == Shape::Csg) {
+    // The first generation's default source: wherever a material fissions within the bounds.
+    s.source.kind = Source::Kind::Isotropic;
+    s.source.box = s.source.fissionable_only = true;
+    s.source.low = s.geometry.low, s.source.high = s.geometry.high;
   } else {
     // The first generation's default source: isotropic over the first fissile region.
     s.source.kind = Source::Kind::Isotropic;
@@ -385,7 +537,13 @@ bool parse_materials_and_geometry(io::Block& model, TransportSpec& s) {
                                              m.name, m.groups, s.materials.front().name, s.groups));
   }
   io::Block g = model.child("geometry", true);
-  read_geometry(g, s.geometry);
+  read_geometry(g, names, s.geometry);
+  if (s.geometry.shape == Shape::Csg) {  // its regions are the materials, which its cells name
+    if (model.has("regions")) model.error("regions", "a csg geometry's cells name their materials; drop regions");
+    s.region_material.resize(s.materials.size());
+    std::iota(s.region_material.begin(), s.region_material.end(), 0);
+    return model.valid() && g.valid() && model.diagnostics().empty();
+  }
 
   // One material per region, by name.
   if (!model.has("regions")) model.error("", "missing required key 'regions' (one material per region)");
@@ -443,12 +601,75 @@ const std::vector<io::KeySchema>& transport_keys() {
        "written by mcsim: the library, data set and temperature a material's inline cross sections came from"},
       {"model.geometry", "block", "", "",
        "transport: the shape and its surfaces"},
-      {"model.geometry.type", "one of", "", "infinite, slab, sphere",
-       "transport: an infinite medium, a slab of layers, or concentric spheres"},
+      {"model.geometry.type", "one of", "", "infinite, slab, sphere, csg",
+       "transport: an infinite medium, a slab of layers, concentric spheres, or constructive solid geometry"},
+      {"model.geometry.bounds", "block", "", "",
+       "transport: csg: the box that holds the model (the geometry check, default sources and the entropy mesh span it)"},
+      {"model.geometry.bounds.lower_left", "list of numbers", "-", "",
+       "transport: csg: the box's least x y (z) in cm; two numbers for a 2-D model"},
+      {"model.geometry.bounds.upper_right", "list of numbers", "-", "",
+       "transport: csg: the box's greatest x y (z) in cm"},
+      {"model.geometry.check_points", "whole number", "100000", ">= 0, <= 4294967296",
+       "transport: csg: points of the bounds sampled for overlapping cells and holes before the run (0: none)"},
+      {"model.geometry.surfaces", "list of blocks", "-", "",
+       "transport: csg: the surfaces, by name, in OpenMC's kinds"},
+      {"model.geometry.surfaces[].name", "text", "", "",
+       "transport: csg: the surface's name, which regions use"},
+      {"model.geometry.surfaces[].type", "one of", "",
+       "x-plane, y-plane, z-plane, plane, x-cylinder, y-cylinder, z-cylinder, sphere, quadric",
+       "transport: csg: the kind of surface"},
+      {"model.geometry.surfaces[].coefficients", "list of numbers", "-",
+       "by type: planes x0, y0, z0 or a b c d; cylinders y0 z0 r, x0 z0 r, x0 y0 r; sphere x0 y0 z0 r; quadric a b c d e f g h j k",
+       "transport: csg: the surface's coefficients in cm"},
+      {"model.geometry.surfaces[].boundary", "one of", "transmission", "transmission, vacuum, reflective, periodic",
+       "transport: csg: what a particle meets at the surface, where it bounds the root universe"},
+      {"model.geometry.surfaces[].periodic_surface", "text", "", "",
+       "transport: csg: a periodic plane's partner, where a particle reappears"},
+      {"model.geometry.cells", "list of blocks", "-", "",
+       "transport: csg: the cells, each a region filled with a material, a universe or a lattice"},
+      {"model.geometry.cells[].name", "text", "", "",
+       "transport: csg: the cell's name"},
+      {"model.geometry.cells[].universe", "text", "root", "",
+       "transport: csg: the universe the cell belongs to"},
+      {"model.geometry.cells[].region", "text", "-", "",
+       "transport: csg: half-spaces of surfaces (-name, +name) joined by space (and), | (or), ~ (not) and ( ); empty: everywhere"},
+      {"model.geometry.cells[].material", "text", "", "",
+       "transport: csg: the material that fills the cell"},
+      {"model.geometry.cells[].fill", "text", "", "",
+       "transport: csg: the universe that fills the cell"},
+      {"model.geometry.cells[].lattice", "text", "", "",
+       "transport: csg: the lattice that fills the cell"},
+      {"model.geometry.cells[].translation", "list of numbers", "-", "",
+       "transport: csg: where the filled universe's origin sits, x y z in cm"},
+      {"model.geometry.lattices", "list of blocks", "-", "",
+       "transport: csg: rectangular lattices of universes"},
+      {"model.geometry.lattices[].name", "text", "", "",
+       "transport: csg: the lattice's name"},
+      {"model.geometry.lattices[].pitch", "list of numbers", "-", "> 0",
+       "transport: csg: the elements' widths in cm: x y (a 2-D lattice) or x y z"},
+      {"model.geometry.lattices[].lower_left", "list of numbers", "-", "",
+       "transport: csg: the lattice's lower left corner"},
+      {"model.geometry.lattices[].universes", "any", "-", "",
+       "transport: csg: the elements' universe names, rows from the top (highest y) down, each from the lowest x; "
+       "in 3-D a list of such layers from the lowest z"},
+      {"model.geometry.lattices[].outer", "text", "-", "",
+       "transport: csg: the universe outside the lattice's elements"},
       {"model.regions", "list, each one of", "", "the materials' names",
        "transport: one material per region, inside out or left to right"},
-      {"model.tallies", "list, each one of", "-", "transmission, reflection, absorption, leakage, collisions, flux",
+      {"model.tallies", "list, each one of", "-", "transmission, reflection, absorption, leakage, collisions, flux or absorption, leakage, collisions",
        "transport: what to score"},
+      {"model.tallies[].name", "text", "", "",
+       "transport: csg: the tally's name, which its table takes"},
+      {"model.tallies[].filter", "one of", "", "cell, material, lattice, mesh",
+       "transport: csg: the bins: each cell, material, lattice element (pin powers) or mesh bin"},
+      {"model.tallies[].lattice", "text", "", "a lattice's name",
+       "transport: csg: the lattice a lattice filter bins by"},
+      {"model.tallies[].lower_left", "list of numbers", "-", "",
+       "transport: csg: a mesh's least corner (default: the bounds')"},
+      {"model.tallies[].upper_right", "list of numbers", "-", "",
+       "transport: csg: a mesh's greatest corner (default: the bounds')"},
+      {"model.tallies[].dimension", "list of numbers", "-", "in [1, 1e+06]",
+       "transport: csg: a mesh's bins: nx ny (2-D) or nx ny nz"},
       {"model.eigenvalue", "block", "", "",
        "transport: the generations of an eigenvalue run"},
       {"model.eigenvalue.inactive", "whole number", "50", ">= 0, <= 100000",
@@ -475,14 +696,22 @@ const std::vector<io::KeySchema>& transport_keys() {
        "transport: the outer sphere's boundary"},
       {"model.source", "block", "", "",
        "transport: where fixed-source particles start"},
-      {"model.source.type", "one of", "", "beam, isotropic",
-       "transport: a beam at a point, or isotropic at a point or in a region"},
+      {"model.source.type", "one of", "", "beam, isotropic or point, box, cell",
+       "transport: a beam at a point, or isotropic at a point or in a region; csg: isotropic at a point, in a box or in a cell"},
+      {"model.source.cell", "text", "", "a cell's name",
+       "transport: csg: a cell source's cell, drawn within the bounds"},
+      {"model.source.lower_left", "list of numbers", "-", "",
+       "transport: csg: a box source's least corner (default: the bounds')"},
+      {"model.source.upper_right", "list of numbers", "-", "",
+       "transport: csg: a box source's greatest corner (default: the bounds')"},
+      {"model.source.fissionable_only", "one of", "false", "false, true",
+       "transport: csg: keep only places where the material fissions (drawn again elsewhere)"},
       {"model.source.group", "whole number", "0", "a group, 0 = the fastest",
        "transport: the energy group particles start in"},
       {"model.source.region", "whole number", "", "a region, 0 = the innermost or leftmost",
        "transport: an isotropic source spread uniformly over this region"},
-      {"model.source.position", "number", "0", "",
-       "transport: the source point in cm (a beam starts at a slab's left face; a slab's point source needs it)"},
+      {"model.source.position", "number or list of numbers", "(depends on other keys)", "",
+       "transport: the source point in cm (a beam starts at a slab's left face; a slab's point source needs it); csg: x y (z)"},
       {"model.source.direction", "number", "1", "in [-1, 1]",
        "transport: a beam's direction cosine to the x axis"},
   };

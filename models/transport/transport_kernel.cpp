@@ -32,6 +32,19 @@ TransportArrays<Real> transport_arrays(const TransportSpec& s) {
     v.mesh_inv_width = static_cast<Real>(v.bins / (high - low));
   }
 
+  v.csg = geo.shape == Shape::Csg;
+  if (v.csg) {
+    a.model = geo.csg->arrays<Real>();
+    a.tallies = geometry::csg_tally_arrays<Real>(s.tallies.csg, s, *geo.csg, slot::Scalars);
+    v.csg_slots = a.tallies.slots - slot::Scalars;
+    auto& c = v.csg_source;
+    using CsgSource = geometry::CsgSource<Real>;
+    c.kind = src.cell >= 0 ? CsgSource::Cell : src.box ? CsgSource::Box : CsgSource::Point;
+    c.low = {static_cast<Real>(src.low[0]), static_cast<Real>(src.low[1]), static_cast<Real>(src.low[2])};
+    c.high = {static_cast<Real>(src.high[0]), static_cast<Real>(src.high[1]), static_cast<Real>(src.high[2])};
+    c.group = src.group, c.cell = src.cell, c.fissionable_only = src.fissionable_only, c.groups = s.groups;
+  }
+
   v.eigenvalue = s.eigenvalue;
   for (const int m : s.region_material) {
     const Material& mat = s.materials[static_cast<std::size_t>(m)];

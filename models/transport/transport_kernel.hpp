@@ -1,45 +1,26 @@
 // One history of a transport job and what it scores, written once for host and
-// device: where the source puts the particle, the history through the layers, and
-// its scores into the tally slots (a sink adds them up; the CPU's and the GPU's
-// sinks differ only in how). Slots hold sums over histories in fixed point, so
-// they add up to the same bits in any order.
+// device: where the source puts the particle, the history through the layers or a
+// constructive-solid-geometry model, and its scores into the tally slots (a sink
+// adds them up; the CPU's and the GPU's sinks differ only in how). Slots hold sums
+// over histories in fixed point, so they add up to the same bits in any order.
 #pragma once
 #include <cstdint>
 #include <vector>
 
 #include "models/model.hpp"
+#include "models/transport/geometry/csg_source.hpp"
+#include "models/transport/geometry/csg_tally.hpp"
 #include "models/transport/history.hpp"
+#include "models/transport/scores.hpp"
 
 namespace mcsim::transport {
 
-// The tally slots: the scalars, then the flux mesh by the track-length estimator
-// (G groups x bins), then by the collision estimator. Each slot is a sum over a
-// batch's histories of weight x score (a count, a path length, k's scores).
-namespace slot {
-enum : int { Transmission, Reflection, Absorption, Leakage, Collisions, KCollision, KAbsorption, KTrack, Scalars };
-}
-
-// The fixed-point unit of a slot: 2^-32, so a chunk's slot holds up to 2^32 (a
-// thousand histories of four million cm of track each, say) and each term keeps
-// nine digits.
-constexpr double kTallyUnit = 0x1p-32;
-template <class Real>
-MCSIM_HD std::uint64_t to_units(Real v) {
-  // Through a signed integer: the hardware's conversion (scores are far below 2^63).
-  return static_cast<std::uint64_t>(static_cast<std::int64_t>(v * Real(4294967296.0) + Real(0.5)));
-}
-
-// A fission site of the bank: where, and in which group the neutron is born.
-template <class Real>
-struct Site {
-  Real pos;
-  int g;
-};
-
 template <class Real>
 struct TransportView {
+  // A layered geometry's regions, or (csg) the materials: a CSG history's region is its material.
   LayerView<Real> layers;
   bool sphere;  // else slab (an infinite medium is a slab with planes at -+infinity)
+  bool csg;     // a constructive-solid-geometry model
   // Source: a beam (pos, mu), an isotropic point (pos), or isotropic over [low, high].
   enum SourceKind : int { Beam, Point, Volume };
   int source_kind, source_group;
@@ -53,34 +34,14 @@ struct TransportView {
   const Real* nu_fission;
   const Real* absorption;
   const Real* chi_cumulative;
+  // CSG: the model, its source, and its tallies, whose slots follow the scalars.
+  geometry::CsgView<Real> model;
+  geometry::CsgSource<Real> csg_source;
+  geometry::CsgTallyView<Real> csg_tallies;
+  int csg_slots;
   MCSIM_HD int mesh_slots() const { return layers.groups * bins; }  // one estimator's
-  MCSIM_HD int slots() const { return slot::Scalars + 2 * mesh_slots(); }
+  MCSIM_HD int slots() const { return slot::Scalars + 2 * mesh_slots() + csg_slots; }
 };
-
-// A history's scalar scores so far.
-template <class Real>
-struct Scores {
-  Real collisions = 0, absorbed_weight = 0, k_collision = 0, k_absorption = 0, k_track = 0;
-};
-
-// The fission sites a collision in region (or material) r with k's collision
-// score `score` banks at pos through sink.bank_site(pos, group): score / k on
-// average, as floor(score / k + uniform), their groups drawn from the spectrum's
-// cumulative sums chi_cumulative[r G + h]. Any geometry's collisions bank here.
-template <class Real, class Pos, class Sink>
-MCSIM_HD void bank_fission_sites(Real score, int G, const Real* chi_cumulative, int r, Pos pos, Real inv_k,
-                                 Uniforms<Real>& u, Sink& sink) {
-  if (score == Real(0)) return;
-  const int n = static_cast<int>(score * inv_k + u.next());
-  for (int i = 0; i < n; ++i) {
-    int h = 0;
-    if (G > 1) {
-      const Real pick = u.next();
-      while (h + 1 < G && pick >= chi_cumulative[r * G + h]) ++h;
-    }
-    sink.bank_site(pos, h);
-  }
-}
 
 // A history's scores. Scalars gather in registers and go to the sink once, at the
 // end of the history; mesh scores go as they come. The sink has
@@ -197,6 +158,7 @@ struct Histories {
   // GPU then keeps them all in registers.)
   Uniforms<Real> u{rng::Stream(0, 0)};
   Particle<Real> p{};
+  geometry::Particle3<Real> p3{};  // CSG
   int r = 0;
   int unplaced = -1;  // until the first flight, how it starts: a TransportView SourceKind (a site: Point); then -1
   Scores<Real> scores{};
@@ -204,7 +166,13 @@ struct Histories {
   MCSIM_HD void start(const TransportView<Real>& v, std::uint64_t seed, std::uint64_t subsequence, const Site<Real>* site) {
     u = Uniforms<Real>{rng::Stream(seed, subsequence)};
     scores = Scores<Real>{};
-    p = site ? Particle<Real>{site->pos, Real(0), Real(1), site->g}
+    if (v.csg) {
+      p3 = site ? geometry::Particle3<Real>{{site->x, site->y, site->z}, {0, 0, 1}, Real(1), site->g}
+                : geometry::Particle3<Real>{v.csg_source.low, {0, 0, 1}, Real(1), v.csg_source.group};
+      unplaced = site ? TransportView<Real>::Point : TransportView<Real>::Volume;
+      return;
+    }
+    p = site ? Particle<Real>{site->x, Real(0), Real(1), site->g}
              : Particle<Real>{v.source_pos, v.source_mu, Real(1), v.source_group};
     unplaced = site ? TransportView<Real>::Point : v.source_kind;
   }
@@ -216,6 +184,7 @@ struct Histories {
   }
   template <class Sink>
   MCSIM_HD bool flight_on_block(const TransportView<Real>& v, Real inv_k, Sink& sink) {
+    if (v.csg) return csg_flight_on_block(v, inv_k, sink);
     if (unplaced >= 0) place(v);
     Scorer<Real, Sink> t{v, u, sink, inv_k, scores};
     Fate f{};
@@ -225,6 +194,31 @@ struct Histories {
   }
 
  private:
+  // A CSG history's flight: its start first (a site's direction, or the source's
+  // draw of both), then one flight through the model.
+  template <class Sink>
+  MCSIM_HD bool csg_flight_on_block(const TransportView<Real>& v, Real inv_k, Sink& sink) {
+    Fate f = Fate::Lost;
+    bool on = true;
+    if (unplaced == TransportView<Real>::Point) {
+      const Real a = u.next();
+      p3.u = geometry::isotropic_direction(a, u.next());
+    } else if (unplaced >= 0) {
+      on = geometry::start_particle(v.csg_source, v.model, u, &p3);
+    }
+    unplaced = -1;
+    geometry::CsgScorer<Real, Sink> t{v.model, v.csg_tallies, v.layers, v.eigenvalue, u, sink, inv_k, scores};
+    int surface = -1;
+    on = on && geometry::csg_flight(v.model, v.layers, u, p3, t, &f, &surface);
+    if (on) return true;
+    const Scores<Real>& s = scores;
+    const Real w = p3.w, scalars[slot::Scalars] = {Real(0), Real(0), s.absorbed_weight, f == Fate::LeakedHigh ? w : Real(0),
+                                                   s.collisions, s.k_collision, s.k_absorption, s.k_track,
+                                                   f == Fate::Lost ? w : Real(0)};
+    sink.add_history(scalars);
+    return false;
+  }
+
   // An isotropic start draws its direction, a volume source its place first.
   MCSIM_HD void place(const TransportView<Real>& v) {
     if (unplaced == TransportView<Real>::Volume) {
@@ -243,10 +237,13 @@ struct TransportArrays {
   LayerArrays<Real> layers;
   TransportView<Real> base{};  // every field but the pointers
   std::vector<Real> nu_fission, absorption, chi_cumulative;
+  geometry::CsgArrays<Real> model;            // CSG
+  geometry::CsgTallyArrays<Real> tallies;
   TransportView<Real> view() const {
     TransportView<Real> v = base;
     v.layers = layers.view();
     v.nu_fission = nu_fission.data(), v.absorption = absorption.data(), v.chi_cumulative = chi_cumulative.data();
+    if (v.csg) v.model = model.host_view(), v.csg_tallies = tallies.view(), v.csg_source.nu_fission = nu_fission.data();
     return v;
   }
 };

@@ -33,12 +33,21 @@ std::vector<Reference> TransportModel::references() const {
   const auto& mats = spec_.materials;
 
   // One material everywhere, and no way out: an infinite medium.
-  bool one_material = true;
-  for (const int m : spec_.region_material) one_material = one_material && m == spec_.region_material.front();
-  const bool closed = geo.shape == Shape::Infinite ||
-                      (geo.right == Boundary::Reflective && (geo.shape == Shape::Sphere || geo.left == Boundary::Reflective));
+  std::vector<int> used = spec_.region_material;  // a CSG model's: the materials its cells name
+  bool closed = geo.shape == Shape::Infinite ||
+                (geo.right == Boundary::Reflective && (geo.shape == Shape::Sphere || geo.left == Boundary::Reflective));
+  if (geo.csg) {
+    used.clear();
+    for (const auto& cell : geo.csg->spec().cells)
+      for (std::size_t m = 0; m < mats.size(); ++m)
+        if (cell.fill_kind == geometry::Fill::Material && cell.fill == mats[m].name) used.push_back(static_cast<int>(m));
+    closed = true;
+    for (const auto& surface : geo.csg->spec().surfaces) closed = closed && surface.boundary != geometry::SurfaceBoundary::Vacuum;
+  }
+  bool one_material = !used.empty();
+  for (const int m : used) one_material = one_material && m == used.front();
   if (one_material && closed) {
-    const Material& m = mats[static_cast<std::size_t>(spec_.region_material.front())];
+    const Material& m = mats[static_cast<std::size_t>(used.front())];
     if (spec_.eigenvalue) {
       const double k = k_infinity(m);
       for (const char* name : {"k_eff", "k_collision", "k_absorption", "k_track"}) add(name, k);
@@ -100,8 +109,10 @@ EstimateInfo TransportModel::describe_estimate(const std::string& name) const {
 std::string TransportModel::describe() const {
   const Geometry& g = spec_.geometry;
   const char* shape = g.shape == Shape::Slab ? "slab" : g.shape == Shape::Sphere ? "sphere" : "infinite medium";
-  std::string what = fmt::format("transport {}, {} {} region(s), {} group(s)", spec_.eigenvalue ? "eigenvalue" : "fixed source",
-                                 shape, g.regions(), spec_.groups);
+  const char* mode = spec_.eigenvalue ? "eigenvalue" : "fixed source";
+  std::string what = g.csg ? fmt::format("transport {}, csg of {} cells and {} lattice(s), {} material(s), {} group(s)", mode,
+                                         g.csg->spec().cells.size(), g.csg->spec().lattices.size(), spec_.materials.size(), spec_.groups)
+                           : fmt::format("transport {}, {} {} region(s), {} group(s)", mode, shape, g.regions(), spec_.groups);
   if (spec_.eigenvalue) what += fmt::format(", {} inactive + {} active generations", spec_.inactive, spec_.active);
   if (spec_.implicit_capture) what += ", implicit capture";
   return what;

@@ -2,11 +2,14 @@
 // with one-group or multigroup macroscopic cross sections, the geometry that
 // places them, the source, the tallies and the eigenvalue generations.
 #pragma once
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "io/block.hpp"
+#include "models/transport/geometry/csg_geometry.hpp"
 
 namespace mcsim::transport {
 
@@ -24,7 +27,7 @@ struct Material {
   bool fissile() const;
 };
 
-enum class Shape { Infinite, Slab, Sphere };
+enum class Shape { Infinite, Slab, Sphere, Csg };
 enum class Boundary { Vacuum, Reflective };
 
 struct Geometry {
@@ -32,22 +35,33 @@ struct Geometry {
   // Slab: the region boundaries, left to right; sphere: the region radii, inside out.
   std::vector<double> surfaces;
   Boundary left = Boundary::Vacuum, right = Boundary::Vacuum;  // a sphere's outer surface is `right`
+  // Csg: the model, and the box that holds it (z from -+infinity to 0 for a 2-D
+  // model: low z = high z = 0), which the geometry check, the default source and
+  // the fission source's entropy mesh span. Its regions are the materials.
+  std::shared_ptr<const geometry::Csg> csg;
+  std::array<double, 3> low{}, high{};
   std::size_t regions() const;
 };
 
 // Where histories start in fixed-source mode: a beam (a point and a direction
-// cosine) or isotropic emission from a point or uniformly from a region.
+// cosine) or isotropic emission from a point or uniformly from a region; in a CSG
+// model from a point, a box or a cell, optionally where the material fissions.
 struct Source {
   enum class Kind { Beam, Isotropic } kind = Kind::Beam;
   double position = 0;   // slab: x; sphere: r (a sphere's point source sits at its centre)
   double direction = 1;  // beam: the cosine with the x axis (slab) or the radius (sphere)
   int region = -1;       // isotropic: the region it fills, or -1 for the point
   int group = 0;         // the energy group it emits in
+  // CSG: a point (low), or a box [low, high], or the cell `cell` within the box.
+  bool box = false, fissionable_only = false;
+  int cell = -1;
+  std::array<double, 3> low{}, high{};
 };
 
 struct Tallies {
   bool transmission = false, reflection = false, absorption = false, leakage = false, collisions = false;
   int flux_bins = 0;  // the scalar flux on this many equal bins (track-length and collision estimators)
+  std::vector<geometry::CsgTallySpec> csg;  // a CSG model's, by cell, material, lattice element or mesh
 };
 
 struct TransportSpec {

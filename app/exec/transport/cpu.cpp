@@ -41,16 +41,22 @@ struct CpuSink {
   void add_history(const Real (&scalars)[transport::slot::Scalars]) {
     for (int s = 0; s < transport::slot::Scalars; ++s) add(s, scalars[s]);
   }
-  void bank_site(Real pos, int g) { sites->push_back({history, {static_cast<double>(pos), g}}); }
+  template <class Pos>
+  void bank_site(Pos pos, int g) {
+    sites->push_back({history, transport::site_at(pos, g)});
+  }
 };
+
+// The shapes a row's code is compiled for.
+enum RowShape : int { kSlab, kSphere, kCsg };
 
 // Histories [lo, hi) of the batch into one row's tallies; their sites, in history
 // order, onto *bank. The job's mode and shape are constants here, as in the GPU's
 // kernel, so the code the job does not use drops out.
-template <class Real, bool Eigenvalue, bool Sphere>
+template <class Real, bool Eigenvalue, int Shape>
 MCSIM_CPU_CLONES void run_row(transport::TransportView<Real> v, std::uint64_t seed, const TransportBatch& b, std::uint64_t lo,
                               std::uint64_t hi, Real inv_k, std::uint64_t* tally, std::vector<Site<double>>* bank) {
-  v.eigenvalue = Eigenvalue, v.sphere = Sphere;
+  v.eigenvalue = Eigenvalue, v.sphere = Shape == kSphere, v.csg = Shape == kCsg;
   const int slots = v.slots(), mesh = v.mesh_slots();
   std::fill(tally, tally + slots, 0);
   std::vector<std::uint64_t> runs(static_cast<std::size_t>(mesh) + 1, 0);
@@ -63,7 +69,7 @@ MCSIM_CPU_CLONES void run_row(transport::TransportView<Real> v, std::uint64_t se
   const auto begin = [&](int j) {
     index[j] = next;
     transport::Site<Real> site{};
-    if (b.sites) site = {static_cast<Real>(b.sites[next].pos), b.sites[next].g};
+    if (b.sites) site = transport::site_in<Real>(b.sites[next]);
     h[j].start(v, seed, b.stream_base + b.first + next, b.sites ? &site : nullptr);
     ++next;
   };
@@ -128,8 +134,9 @@ void run_on(const transport::TransportArrays<Real>& a, std::uint64_t seed, const
   const std::uint64_t rows = (b.count + b.chunk - 1) / b.chunk;
   std::vector<std::vector<Site<double>>> banks(bank ? rows : 0);
   const Real inv_k = static_cast<Real>(1 / b.k);
-  const auto row_of = v.eigenvalue ? (v.sphere ? run_row<Real, true, true> : run_row<Real, true, false>)
-                                   : (v.sphere ? run_row<Real, false, true> : run_row<Real, false, false>);
+  const auto row_of = v.csg ? (v.eigenvalue ? run_row<Real, true, kCsg> : run_row<Real, false, kCsg>)
+                     : v.eigenvalue ? (v.sphere ? run_row<Real, true, kSphere> : run_row<Real, true, kSlab>)
+                                    : (v.sphere ? run_row<Real, false, kSphere> : run_row<Real, false, kSlab>);
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t j = 0; j < static_cast<std::int64_t>(rows); ++j) {
     const auto row = static_cast<std::uint64_t>(j);

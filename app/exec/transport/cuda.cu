@@ -20,6 +20,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "app/exec/cuda_memory.hpp"
 #include "app/exec/transport/executor.hpp"
@@ -56,7 +57,7 @@ class CudaTransportExecutor : public TransportExecutor {
   int device_, sms_ = 1;
   std::uint64_t uploaded_ = 0;  // the kernel id the cross sections belong to
   unsigned K_ = 4;              // bank places a history: grows to the most any history banked
-  DeviceBuffer arrays_, tallies_, bank_, banked_, ends_, scan_scratch_, packed_, most_, counts_;
+  DeviceBuffer arrays_, int_arrays_, tallies_, bank_, banked_, ends_, scan_scratch_, packed_, most_, counts_;
   DeviceBuffer uploaded_sites_;  // run()'s sites
   DeviceBuffer sites_[2];       // generation()'s sites and the next's
   int current_ = 0;
@@ -71,7 +72,9 @@ using ull = unsigned long long;
 const auto check = check_cuda;
 
 constexpr int kBlock = 256;
-constexpr std::size_t kSharedSlots = 6144;  // a row's slots a block keeps in shared memory (48 KB)
+// A row's slots a block keeps in shared memory: what 48 KB holds beside the
+// threads' scalar words (a launch gets no more without opting in).
+constexpr std::size_t kSharedSlots = (48 * 1024 - transport::slot::Scalars * kBlock * sizeof(ull)) / sizeof(ull);
 constexpr unsigned kBlocksPerSm = 8;         // blocks a launch aims for, per multiprocessor
 constexpr unsigned kPerThread = 4;           // histories a thread should have at least, when rows are few
 // Registers are capped so this many blocks of the history kernel fit a
@@ -111,8 +114,9 @@ struct DeviceSink {
 #pragma unroll
     for (int s = 0; s < transport::slot::Scalars; ++s) scalars[s][threadIdx.x] += transport::to_units(v[s]);
   }
-  __device__ void bank_site(Real pos, int g) {
-    if (n < K) bank[h * K + n] = {static_cast<double>(pos), g};
+  template <class Pos>
+  __device__ void bank_site(Pos pos, int g) {
+    if (n < K) bank[h * K + n] = transport::site_at(pos, g);
     ++n;
   }
 };
@@ -121,12 +125,14 @@ struct DeviceSink {
 // h's site count goes to banked[h], and any count over K to *most. The job's mode
 // and shape are constants of the kernel, so it carries no code the job does not use
 // (nor the registers of that code).
-template <class Real, bool Eigenvalue, bool Sphere>
+enum KernelShape : int { kSlab, kSphere, kCsg };
+
+template <class Real, bool Eigenvalue, int Shape>
 __global__ void __launch_bounds__(kBlock, kBlocksPerSmAtLeast<Real>) histories_kernel(transport::TransportView<Real> v, std::uint64_t seed, std::uint64_t stream0,
                                  std::uint64_t count, std::uint64_t chunk, unsigned blocks_per_row,
                                  const Site<double>* sites, Real inv_k, ull* tallies, int slots, bool shared,
                                  Site<double>* bank, unsigned K, ull* banked, unsigned* most) {
-  v.eigenvalue = Eigenvalue, v.sphere = Sphere;
+  v.eigenvalue = Eigenvalue, v.sphere = Shape == kSphere, v.csg = Shape == kCsg;
   extern __shared__ ull block_slots[];  // with `shared`: the slots, then the track-length mesh's runs (one more)
   __shared__ unsigned next;
   __shared__ ull thread_scalars[transport::slot::Scalars][kBlock];
@@ -147,7 +153,7 @@ __global__ void __launch_bounds__(kBlock, kBlocksPerSmAtLeast<Real>) histories_k
   for (std::uint64_t i = lo + threadIdx.x; i < hi;) {
     if (fresh) {
       sink.h = i, sink.n = 0, fresh = false;
-      const Site<Real> site = sites ? Site<Real>{static_cast<Real>(sites[i].pos), sites[i].g} : Site<Real>{};
+      const Site<Real> site = sites ? transport::site_in<Real>(sites[i]) : Site<Real>{};
       h.start(v, seed, stream0 + i, sites ? &site : nullptr);
     }
     if (h.flight(v, inv_k, sink)) continue;
@@ -198,17 +204,17 @@ __global__ void pack_kernel(const Site<double>* bank, unsigned K, const ull* ban
 __global__ void mesh_counts_kernel(const Site<double>* bank, ull M, transport::SourceMesh mesh, bool shared, ull* counts) {
   extern __shared__ unsigned local[];
   if (shared) {
-    for (int b = threadIdx.x; b < mesh.bins; b += blockDim.x) local[b] = 0;
+    for (int b = threadIdx.x; b < mesh.bins(); b += blockDim.x) local[b] = 0;
     __syncthreads();
   }
   for (ull i = static_cast<ull>(blockIdx.x) * blockDim.x + threadIdx.x; i < M; i += static_cast<ull>(gridDim.x) * blockDim.x) {
-    const int b = transport::source_bin(mesh, bank[i].pos);
+    const int b = transport::source_bin(mesh, bank[i]);
     if (shared) atomicAdd(&local[b], 1u);
     else atomicAdd(&counts[b], 1ull);
   }
   if (!shared) return;
   __syncthreads();
-  for (int b = threadIdx.x; b < mesh.bins; b += blockDim.x)
+  for (int b = threadIdx.x; b < mesh.bins(); b += blockDim.x)
     if (local[b]) atomicAdd(&counts[b], static_cast<ull>(local[b]));
 }
 
@@ -220,22 +226,48 @@ __global__ void draw_kernel(const Site<double>* bank, ull M, double u, ull n, Si
 
 unsigned grid_of(ull n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock); }
 
-// The view's arrays, in the order one device buffer holds them.
+// The view's arrays of reals and of ints, in the order two device buffers hold them.
 template <class Real>
-std::array<const std::vector<Real>*, 8> parts(const transport::TransportArrays<Real>& a) {
+std::array<const std::vector<Real>*, 15> parts(const transport::TransportArrays<Real>& a) {
+  const auto& t = a.tallies;
   return {&a.layers.surfaces, &a.layers.mean_free_path, &a.layers.scatter_probability, &a.layers.cumulative,
-          &a.layers.mean_cosine, &a.nu_fission, &a.absorption,          &a.chi_cumulative};
+          &a.layers.mean_cosine, &a.nu_fission, &a.absorption, &a.chi_cumulative, &a.model.reals, &t.mesh_low,
+          &t.mesh_width, &t.absorption, &t.fission, &t.nu_fission, &t.chi_cumulative};
+}
+template <class Real>
+std::array<const std::vector<int>*, 5> int_parts(const transport::TransportArrays<Real>& a) {
+  const auto& t = a.tallies;
+  return {&a.model.ints, &t.filter, &t.lattice, &t.first_slot, &t.mesh_shape};
 }
 
-// The view pointing into that buffer.
+// Each part's place in a buffer that holds them all, one after another.
+template <class T, std::size_t N>
+std::array<T*, N> places(const std::array<const std::vector<T>*, N>& parts, T* buffer) {
+  std::array<T*, N> at{};
+  for (std::size_t i = 0; i < N; ++i) at[i] = buffer, buffer += parts[i]->size();
+  return at;
+}
+template <class T, std::size_t N>
+std::size_t total_size(const std::array<const std::vector<T>*, N>& parts) {
+  std::size_t n = 0;
+  for (const auto* part : parts) n += part->size();
+  return n;
+}
+
+// The view pointing into those buffers.
 template <class Real>
-transport::TransportView<Real> device_view(const transport::TransportArrays<Real>& a, Real* buffer) {
-  Real* at[8];
-  for (std::size_t i = 0; i < 8; ++i) at[i] = buffer, buffer += parts(a)[i]->size();
+transport::TransportView<Real> device_view(const transport::TransportArrays<Real>& a, Real* reals, int* ints) {
+  const auto at = places(parts(a), reals);
+  const auto i = places(int_parts(a), ints);
   transport::TransportView<Real> v = a.view();
   v.layers.surfaces = at[0], v.layers.mean_free_path = at[1], v.layers.scatter_probability = at[2];
   v.layers.cumulative = at[3], v.layers.mean_cosine = at[4];
   v.nu_fission = at[5], v.absorption = at[6], v.chi_cumulative = at[7];
+  if (v.csg) {
+    v.model = a.model.view(at[8], i[0]);
+    v.csg_tallies = {a.tallies.tallies, a.tallies.groups, i[1], i[2], i[3], at[9], at[10], i[4], at[11], at[12], at[13], at[14]};
+    v.csg_source.nu_fission = at[5];
+  }
   return v;
 }
 
@@ -256,16 +288,18 @@ template <class Real>
 void CudaTransportExecutor::launch(const transport::TransportKernel& k, const TransportBatch& b, const Site<double>* d_sites,
                              bool banking) {
   const transport::TransportArrays<Real>& a = arrays_of<Real>(k);
-  std::size_t size = 0;
-  for (const auto* part : parts(a)) size += part->size();
-  Real* d_arrays = static_cast<Real*>(arrays_.room(size * sizeof(Real), device_));
+  Real* d_arrays = static_cast<Real*>(arrays_.room(std::max<std::size_t>(total_size(parts(a)), 1) * sizeof(Real), device_));
+  int* d_ints = static_cast<int*>(int_arrays_.room(std::max<std::size_t>(total_size(int_parts(a)), 1) * sizeof(int), device_));
   if (uploaded_ != k.id) {
-    std::vector<Real> host;
-    for (const auto* part : parts(a)) host.insert(host.end(), part->begin(), part->end());
-    check(cudaMemcpy(d_arrays, host.data(), host.size() * sizeof(Real), cudaMemcpyHostToDevice), device_, "cross-section upload");
+    const auto upload = [&](const auto& list, auto* to) {
+      std::vector<std::remove_pointer_t<decltype(to)>> host;
+      for (const auto* part : list) host.insert(host.end(), part->begin(), part->end());
+      check(cudaMemcpy(to, host.data(), host.size() * sizeof(host[0]), cudaMemcpyHostToDevice), device_, "cross-section upload");
+    };
+    upload(parts(a), d_arrays), upload(int_parts(a), d_ints);
     uploaded_ = k.id;
   }
-  const transport::TransportView<Real> v = device_view(a, d_arrays);
+  const transport::TransportView<Real> v = device_view(a, d_arrays, d_ints);
   const int slots = v.slots();
   const std::uint64_t rows = (b.count + b.chunk - 1) / b.chunk;
   // Enough blocks to fill the GPU, each with a few histories a thread to refill from.
@@ -277,8 +311,9 @@ void CudaTransportExecutor::launch(const transport::TransportKernel& k, const Tr
   const std::size_t shared_slots = static_cast<std::size_t>(slots + v.mesh_slots()) + 1;
   const bool shared = shared_slots <= kSharedSlots;
   auto* d_most = static_cast<unsigned*>(most_.room(sizeof(unsigned), device_));
-  const auto kernel = v.eigenvalue ? (v.sphere ? histories_kernel<Real, true, true> : histories_kernel<Real, true, false>)
-                                   : (v.sphere ? histories_kernel<Real, false, true> : histories_kernel<Real, false, false>);
+  const auto kernel = v.csg ? (v.eigenvalue ? histories_kernel<Real, true, kCsg> : histories_kernel<Real, false, kCsg>)
+                     : v.eigenvalue ? (v.sphere ? histories_kernel<Real, true, kSphere> : histories_kernel<Real, true, kSlab>)
+                                    : (v.sphere ? histories_kernel<Real, false, kSphere> : histories_kernel<Real, false, kSlab>);
   for (;;) {  // once, or again with room for every history's sites
     auto* d_bank = banking ? static_cast<Site<double>*>(bank_.room(b.count * K_ * sizeof(Site<double>), device_)) : nullptr;
     auto* d_banked = banking ? static_cast<ull*>(banked_.room(b.count * sizeof(ull), device_)) : nullptr;
@@ -358,7 +393,7 @@ std::uint64_t CudaTransportExecutor::generation(const transport::TransportKernel
     throw std::logic_error("a generation from kept sites the device does not hold");
   const auto* d_sites = b.sites || b.kept_sites ? static_cast<const Site<double>*>(sites_[current_].get()) : nullptr;
   const std::uint64_t M = histories(k, b, d_sites, true);
-  const auto bins = static_cast<std::size_t>(mesh.bins);
+  const auto bins = static_cast<std::size_t>(mesh.bins());
   ull* d_counts = static_cast<ull*>(counts_.room(bins * sizeof(ull), device_));
   check(cudaMemset(d_counts, 0, bins * sizeof(ull)), device_, "mesh count reset");
   if (M > 0) {

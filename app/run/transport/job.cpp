@@ -79,9 +79,10 @@ constexpr reduce::PartialLayout kRowsLayout{"transport.rows", 1};
 // Eigenvalue: per finished generation its slots summed over its rows and its
 // k_generation row (kRow values); then the next generation's k and sites. To rank 0
 // each generation: a rank's rows and its bank, in history order.
-constexpr reduce::PartialLayout kGenerationsLayout{"transport.generations", 1};
-constexpr reduce::PartialLayout kBankLayout{"transport.bank", 1};
-constexpr reduce::PartialLayout kSitesLayout{"transport.sites", 1};
+// (Version 2: sites in three dimensions.)
+constexpr reduce::PartialLayout kGenerationsLayout{"transport.generations", 2};
+constexpr reduce::PartialLayout kBankLayout{"transport.bank", 2};
+constexpr reduce::PartialLayout kSitesLayout{"transport.sites", 2};
 constexpr std::size_t kRow = 7;
 
 // Checks a partial's slot count against the job's.
@@ -117,6 +118,8 @@ class TransportStages : public StagedJob {
     scenario.tally_layout = std::move(layout);
     scenario.diagnostics.emplace_back("collisions_per_history", collisions_ / static_cast<double>(paths()));
     scenario.diagnostics.emplace_back("collisions_per_s", stages_s > 0 ? collisions_ / stages_s : 0.0);
+    // A CSG model's histories that found themselves in no cell: their weight (0 in a sound model).
+    if (spec_.geometry.csg) scenario.diagnostics.emplace_back("lost_weight", lost_);
     r.scenario = std::move(scenario);
     // histories: the executors' calls (histories, copies to and from devices); the
     // rest of the stages is gathering rows, the bank's draws and messages.
@@ -136,6 +139,7 @@ class TransportStages : public StagedJob {
   const std::uint64_t n_;
   double histories_s_ = 0;  // in the executors' calls
   double collisions_ = 0;   // rank 0
+  double lost_ = 0;         // rank 0
 };
 
 // Fixed source: one stage, this rank's chunks a unit of them at a time, less those
@@ -254,6 +258,7 @@ class FixedSourceStages : public TransportStages {
       scenario.batches.add(one.estimates);
     }
     collisions_ = b.of("", transport::slot::Collisions).value * static_cast<double>(n);
+    lost_ = b.of("", transport::slot::Lost).value * static_cast<double>(n);
     for (std::size_t r = 0; r < b.count(); ++r)
       for (int s = 0; s < transport::slot::KCollision; ++s)
         scenario.chunk_tallies.push_back(static_cast<double>(rows[r * slots_ + static_cast<std::size_t>(s)]) * transport::kTallyUnit);
@@ -291,11 +296,20 @@ class EigenvalueStages : public TransportStages {
         // only the tallies and its mesh counts come back.
         kept_(mpi::size() == 1 && devices.size() == 1 && first_executor_.keeps_sites()),
         mine_(my_rows_.size() * slots_) {
-    // The bank's entropy mesh: the flux mesh's bins, or 32.
-    mesh_.low = spec_.geometry.shape == transport::Shape::Slab ? spec_.geometry.surfaces.front() : 0.0;
-    mesh_.high = spec_.geometry.shape == transport::Shape::Infinite ? 1.0 : spec_.geometry.surfaces.back();
-    mesh_.bins = spec_.geometry.shape == transport::Shape::Infinite ? 1 : spec_.tallies.flux_bins > 1 ? spec_.tallies.flux_bins : 32;
-    counts_.resize(static_cast<std::size_t>(mesh_.bins));
+    // The bank's entropy mesh: a layered geometry's flux mesh bins, or 32; a CSG
+    // model's bounds in 16 x 16 (x 16 in 3-D).
+    const transport::Geometry& geo = spec_.geometry;
+    if (geo.shape == transport::Shape::Csg) {
+      for (int a = 0; a < 3; ++a) {
+        mesh_.low[a] = geo.low[static_cast<std::size_t>(a)], mesh_.high[a] = geo.high[static_cast<std::size_t>(a)];
+        mesh_.shape[a] = mesh_.high[a] > mesh_.low[a] ? 16 : 1;
+      }
+    } else {
+      mesh_.low[0] = geo.shape == transport::Shape::Slab ? geo.surfaces.front() : 0.0;
+      mesh_.high[0] = geo.shape == transport::Shape::Infinite ? 1.0 : geo.surfaces.back();
+      mesh_.shape[0] = geo.shape == transport::Shape::Infinite ? 1 : spec_.tallies.flux_bins > 1 ? spec_.tallies.flux_bins : 32;
+    }
+    counts_.resize(static_cast<std::size_t>(mesh_.bins()));
   }
 
   std::uint64_t checkpoint_units() const override { return generations_; }
@@ -386,7 +400,7 @@ class EigenvalueStages : public TransportStages {
       }
       banked_ = bank_.size();
       std::fill(counts_.begin(), counts_.end(), 0);
-      for (const auto& site : bank_) ++counts_[static_cast<std::size_t>(transport::source_bin(mesh_, site.pos))];
+      for (const auto& site : bank_) ++counts_[static_cast<std::size_t>(transport::source_bin(mesh_, site))];
       drawn_.resize(banked_ > 0 ? n_ : 0);
       for (std::uint64_t j = 0; j < drawn_.size(); ++j) drawn_[j] = bank_[transport::drawn_index(j, u_, banked_, n_)];
     }
@@ -472,7 +486,7 @@ class EigenvalueStages : public TransportStages {
     scenario.tables.push_back({"k_generation", {"generation", "k_collision", "k_absorption", "k_track", "entropy", "bank_sites", "active"},
                                generation_rows_, {"", "", "", "", "bits", "sites", ""}});
     for (std::size_t r = 0; r < active; ++r)
-      for (int s = 0; s < transport::slot::Scalars; ++s)
+      for (int s = 0; s < transport::slot::Lost; ++s)  // slot_names()' slots (the lost weight is a diagnostic)
         scenario.chunk_tallies.push_back(static_cast<double>(active_rows_[r * slots_ + static_cast<std::size_t>(s)]) * transport::kTallyUnit);
     return finish(std::move(scenario), slot_names(), stages_s);
   }
@@ -487,6 +501,7 @@ class EigenvalueStages : public TransportStages {
   void record(std::uint64_t g, const std::vector<std::uint64_t>& sums, const double* row) {
     generation_rows_.insert(generation_rows_.end(), row, row + kRow);
     collisions_ += per(sums, transport::slot::Collisions) * static_cast<double>(n_);
+    lost_ += per(sums, transport::slot::Lost) * static_cast<double>(n_);
     if (g >= spec_.inactive) {
       active_rows_.insert(active_rows_.end(), sums.begin(), sums.end());
       k_active_.push_back({row[1], row[2], row[3]});

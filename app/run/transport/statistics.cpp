@@ -4,6 +4,100 @@
 
 namespace mcsim {
 
+namespace {
+
+// A bin of a CSG tally as its table names it: a cell's or material's name, or a
+// lattice element's or mesh bin's indices i, j, k (j = 0 the lowest row).
+struct BinPlace {
+  std::string name;
+  int i = 0, j = 0, k = 0;
+};
+std::vector<BinPlace> bin_places(const transport::TransportSpec& s, const transport::geometry::CsgTallySpec& t) {
+  using transport::geometry::TallyFilter;
+  std::vector<BinPlace> out;
+  const auto& csg = *s.geometry.csg;
+  if (t.filter == TallyFilter::Cell) {
+    for (std::size_t c = 0; c < csg.spec().cells.size(); ++c) out.push_back({csg.spec().cells[c].name, static_cast<int>(c)});
+  } else if (t.filter == TallyFilter::Material) {
+    for (std::size_t m = 0; m < s.materials.size(); ++m) out.push_back({s.materials[m].name, static_cast<int>(m)});
+  } else {
+    const auto shape = t.filter == TallyFilter::Lattice ? csg.spec().lattices[static_cast<std::size_t>(t.lattice)].shape : t.shape;
+    for (int k = 0; k < shape[2]; ++k)
+      for (int j = 0; j < shape[1]; ++j)
+        for (int i = 0; i < shape[0]; ++i) out.push_back({"", i, j, k});
+  }
+  return out;
+}
+
+// Each CSG tally as a table: per bin and group the flux (track length) and the
+// absorption, fission and nu-fission rates per source particle. A lattice or mesh
+// tally also gets NAME_power: each bin's fission rate over all groups, normalised
+// to a mean of 1 over the bins that fission (pin powers), its error from the
+// batches' own normalised values.
+void csg_tables(const transport::TransportSpec& s, const transport::TransportView<double>& v, const Batches& b,
+                io::ScenarioResult* out) {
+  using transport::geometry::kTallyScores;
+  using transport::geometry::TallyFilter;
+  const int G = s.groups;
+  const char* scores[kTallyScores] = {"flux", "absorption", "fission", "nu_fission"};
+  for (std::size_t n = 0; n < s.tallies.csg.size(); ++n) {
+    const auto& t = s.tallies.csg[n];
+    const std::vector<BinPlace> places = bin_places(s, t);
+    const int first = v.csg_tallies.first_slot[n];
+    const bool named = t.filter == TallyFilter::Cell || t.filter == TallyFilter::Material;
+    std::vector<std::string> columns = named ? std::vector<std::string>{"index", "group"} : std::vector<std::string>{"i", "j", "k", "group"};
+    std::vector<std::string> units(columns.size(), "");
+    for (const char* score : scores) {
+      columns.insert(columns.end(), {score, std::string(score) + "_std_error"});
+      const char* unit = score == scores[0] ? "cm per source particle" : "per source particle";
+      units.insert(units.end(), {unit, unit});
+    }
+    io::Table table{t.name, columns, {}, units, {}};
+    for (std::size_t bin = 0; bin < places.size(); ++bin)
+      for (int g = 0; g < G; ++g) {
+        const BinPlace& p = places[bin];
+        if (named) table.data.insert(table.data.end(), {static_cast<double>(p.i), static_cast<double>(g)});
+        else table.data.insert(table.data.end(), {static_cast<double>(p.i), static_cast<double>(p.j), static_cast<double>(p.k), static_cast<double>(g)});
+        if (named) table.row_names.push_back(p.name);
+        for (int score = 0; score < kTallyScores; ++score) {
+          const auto e = b.of("", first + (static_cast<int>(bin) * G + g) * kTallyScores + score);
+          table.data.insert(table.data.end(), {e.value, e.std_error});
+        }
+      }
+    out->tables.push_back(std::move(table));
+    if (named) continue;
+
+    // Normalised fission rates: each bin's over its groups, in the whole run and in each batch.
+    std::vector<std::vector<int>> sets(places.size());
+    for (std::size_t bin = 0; bin < places.size(); ++bin)
+      for (int g = 0; g < G; ++g) sets[bin].push_back(first + (static_cast<int>(bin) * G + g) * kTallyScores + transport::geometry::kFission);
+    const auto normalise = [](std::vector<double> f) {
+      double sum = 0;
+      int fissioning = 0;
+      for (const double x : f) sum += x, fissioning += x > 0 ? 1 : 0;
+      for (double& x : f) x = fissioning ? x * fissioning / sum : 0.0;
+      return f;
+    };
+    const std::vector<std::vector<double>> per_batch = b.batch_means(sets);
+    std::vector<double> whole(places.size(), 0.0);
+    for (std::size_t k = 0; k < per_batch.size(); ++k)
+      for (std::size_t bin = 0; bin < places.size(); ++bin) whole[bin] += per_batch[k][bin] * b.batch_sizes()[k] / b.total();
+    const std::vector<double> power = normalise(whole);
+    std::vector<double> ss(places.size(), 0.0);
+    for (std::size_t k = 0; k < per_batch.size(); ++k) {
+      const std::vector<double> p = normalise(per_batch[k]);
+      for (std::size_t bin = 0; bin < places.size(); ++bin) ss[bin] += b.batch_sizes()[k] * (p[bin] - power[bin]) * (p[bin] - power[bin]);
+    }
+    io::Table map{t.name + "_power", {"i", "j", "k", "power", "power_std_error"}, {}, {"", "", "", "", ""}, {}};
+    for (std::size_t bin = 0; bin < places.size(); ++bin)
+      map.data.insert(map.data.end(), {static_cast<double>(places[bin].i), static_cast<double>(places[bin].j), static_cast<double>(places[bin].k),
+                                       power[bin], batch_error(ss[bin], b.total(), b.count())});
+    out->tables.push_back(std::move(map));
+  }
+}
+
+}  // namespace
+
 // The tallies a job asked for, and the flux mesh as a table.
 void tally_estimates(const transport::TransportModel& model, const transport::TransportView<double>& v, const Batches& b,
                      io::ScenarioResult* out, bool with_table) {
@@ -16,6 +110,10 @@ void tally_estimates(const transport::TransportModel& model, const transport::Tr
       {t.collisions, {"collisions", slot::Collisions}}};
   for (const auto& [wanted, named] : scalars)
     if (wanted) out->estimates.push_back(b.of(named.first, named.second));
+  if (spec.geometry.shape == transport::Shape::Csg) {
+    if (with_table) csg_tables(spec, v, b, out);
+    return;
+  }
   if (!t.flux_bins) return;
   const int G = spec.groups, bins = t.flux_bins;
   out->estimates.push_back(b.of_sum("flux", slot::Scalars, slot::Scalars + G * bins));

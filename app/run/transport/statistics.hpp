@@ -53,6 +53,24 @@ class Batches {
     }
   }
   std::size_t count() const { return B_; }
+  // Per batch b, the mean per history of each set of slots summed: out[b][i] for
+  // sets[i] (a bin's rate summed over its groups, say), and the batches' sizes.
+  std::vector<std::vector<double>> batch_means(const std::vector<std::vector<int>>& sets) const {
+    const std::uint64_t R = rows_.size() / slots_;
+    std::vector<std::vector<double>> out(B_, std::vector<double>(sets.size(), 0.0));
+    for (std::uint64_t b = 0; b < B_; ++b) {
+      const auto [first, last] = reduce::batch_rows(b, B_, R);
+      for (std::size_t i = 0; i < sets.size(); ++i) {
+        unsigned __int128 sum = 0;
+        for (std::uint64_t r = first; r < last; ++r)
+          for (const int s : sets[i]) sum += rows_[r * slots_ + static_cast<std::size_t>(s)];
+        out[b][i] = units(sum) / sizes_[b];
+      }
+    }
+    return out;
+  }
+  const std::vector<double>& batch_sizes() const { return sizes_; }
+  double total() const { return static_cast<double>(total_); }
   // The mean per history of one slot, times `scale`, with the error of the batch
   // means' spread.
   reduce::Estimate of(const std::string& name, int slot, double scale = 1) const {

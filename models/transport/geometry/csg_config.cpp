@@ -19,7 +19,8 @@ SurfaceSpec read_surface(io::Block& b) {
   s.name = b.text("name", std::nullopt);
   s.kind = b.choice_of<SurfaceKind>("type", kKinds, std::nullopt);
   const auto k = static_cast<std::size_t>(s.kind);
-  b.schema_note("coefficients", "-", fmt::format("by type: {}", kCoefficients[k]));
+  b.schema_note("coefficients", "-", "by type: planes x0, y0, z0 or a b c d; cylinders y0 z0 r, x0 z0 r, x0 y0 r; "
+                                     "sphere x0 y0 z0 r; quadric a b c d e f g h j k");
   const std::vector<double> c = b.reals("coefficients");
   if (b.valid() && c.size() != static_cast<std::size_t>(kCounts[k]))
     b.error("coefficients", fmt::format("a {} takes {} coefficient{}: {}", kKinds[k], kCounts[k], kCounts[k] > 1 ? "s" : "",

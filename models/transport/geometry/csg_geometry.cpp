@@ -123,7 +123,8 @@ std::vector<int> parse_region(const std::string& region, const std::vector<std::
   return tokens;
 }
 
-Csg::Csg(CsgSpec spec, const std::vector<std::string>& materials) : spec_(std::move(spec)) {
+Csg::Csg(CsgSpec spec, const std::vector<std::string>& materials)
+    : spec_(std::move(spec)), materials_(static_cast<int>(materials.size())) {
   std::vector<std::string> surface_names;
   for (const SurfaceSpec& s : spec_.surfaces) {
     if (std::find(surface_names.begin(), surface_names.end(), s.name) != surface_names.end())
@@ -311,6 +312,7 @@ GeometryProblem check_geometry(const Csg& csg, std::array<double, 3> low, std::a
       for (int m = g.universe_begin[universe]; m < g.universe_begin[universe + 1]; ++m)
         if (in_cell(g, g.universe_cells[m], p, u)) holding.push_back(g.universe_cells[m]);
       const std::string& name = csg.universe_names()[static_cast<std::size_t>(universe)];
+      if (holding.empty() && level == 0) break;  // outside the model (a sphere's box has corners)
       if (holding.empty()) return {GeometryProblem::Hole, point, name, {}};
       if (holding.size() > 1) {
         GeometryProblem problem{GeometryProblem::Overlap, point, name, {}};

@@ -47,6 +47,17 @@ struct CsgSpec {
   std::vector<LatticeSpec> lattices;
 };
 
+// The tallies a job asks for, by filter (a Lattice filter names its lattice, a
+// Mesh filter its box and shape).
+enum class TallyFilter : int { Cell, Material, Lattice, Mesh };
+struct CsgTallySpec {
+  std::string name;
+  TallyFilter filter = TallyFilter::Material;
+  int lattice = -1;
+  std::array<double, 3> low{}, high{};
+  std::array<int, 3> shape{1, 1, 1};  // nz = 1 with low z = high z: a 2-D mesh, unbounded in z
+};
+
 // One block of reals and one of ints, so a device copy is two transfers.
 template <class Real>
 struct CsgArrays {
@@ -64,11 +75,13 @@ class Csg {
   Csg(CsgSpec spec, const std::vector<std::string>& materials);
   const CsgSpec& spec() const { return spec_; }
   const std::vector<std::string>& universe_names() const { return universes_; }
+  int materials() const { return materials_; }  // the job's, which cells name
   template <class Real>
   CsgArrays<Real> arrays() const;
 
  private:
   CsgSpec spec_;
+  int materials_;
   std::vector<std::string> universes_;  // "root" first
   std::vector<int> surface_kind_, surface_boundary_, periodic_partner_, region_begin_, region_tokens_, fill_kind_, fill_, universe_begin_, universe_cells_;
   std::vector<int> lattice_shape_, lattice_begin_, lattice_universes_, lattice_outer_;
@@ -78,8 +91,10 @@ class Csg {
 // Throws std::invalid_argument naming the column of the fault.
 std::vector<int> parse_region(const std::string& region, const std::vector<std::string>& surface_names);
 
-// What sampling found: nothing, a point in no cell of some universe it reaches
-// (a hole), or in several (an overlap), with the cells' names.
+// What sampling found: nothing, a point in no cell of some filled universe it
+// reaches (a hole), or in several cells of one universe (an overlap), with the
+// cells' names. A point in no cell of the root universe is outside the model: the
+// box sampled may reach past it, and a history there is counted lost.
 struct GeometryProblem {
   enum Kind { None, Hole, Overlap } kind = None;
   std::array<double, 3> point{};

@@ -50,8 +50,8 @@ MCSIM_HD bool collide3(const LayerView<Real>& materials, Uniforms<Real>& u, int 
 }
 
 // One flight of p: to a collision (and its outcome) or across the nearest
-// boundary. False when the history has ended: absorbed, or leaked through the
-// vacuum surface *surface (-1: the particle was in no cell, lost).
+// boundary. False when the history has ended: absorbed, leaked through the vacuum
+// surface *surface (-1: off to infinity through a void), or lost in no cell.
 template <class Real, class Tally>
 MCSIM_HD bool csg_flight(const CsgView<Real>& g, const LayerView<Real>& materials, Uniforms<Real>& u, Particle3<Real>& p,
                          Tally& t, Fate* fate, int* surface) {
@@ -62,7 +62,7 @@ MCSIM_HD bool csg_flight(const CsgView<Real>& g, const LayerView<Real>& material
   const bool collides = to_collision < b.distance;
   const Real d = collides ? to_collision : b.distance;
   if (m < 0 || !(d < Real(INFINITY))) {  // lost, or flying forever through a boundless void
-    *fate = Fate::LeakedHigh, *surface = -1;
+    *fate = m < 0 ? Fate::Lost : Fate::LeakedHigh, *surface = -1;
     return false;
   }
   t.track(loc, p.g, p.w, p.u, d);

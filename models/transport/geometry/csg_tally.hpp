@@ -13,12 +13,11 @@
 
 #include "models/transport/geometry/csg.hpp"
 #include "models/transport/geometry/csg_geometry.hpp"
-#include "models/transport/transport_kernel.hpp"
+#include "models/transport/scores.hpp"
 #include "models/transport/transport_spec.hpp"
 
 namespace mcsim::transport::geometry {
 
-enum class TallyFilter : int { Cell, Material, Lattice, Mesh };
 enum TallyScore : int { kFlux, kAbsorption, kFission, kNuFission, kTallyScores };
 
 template <class Real>
@@ -168,20 +167,10 @@ struct CsgScorer {
   }
 };
 
-// The tallies a job asks for, by filter (a Lattice filter names its lattice, a
-// Mesh filter its box and shape).
-struct CsgTallySpec {
-  std::string name;
-  TallyFilter filter = TallyFilter::Material;
-  int lattice = -1;
-  std::array<double, 3> low{}, high{};
-  std::array<int, 3> shape{1, 1, 1};  // nz = 1 with low z = high z: a 2-D mesh, unbounded in z
-};
-
 // Flat arrays behind a view.
 template <class Real>
 struct CsgTallyArrays {
-  int tallies = 0, groups = 1, slots = 0;
+  int tallies = 0, groups = 1, slots = 0;  // slots: one past the last tally's
   std::vector<int> filter, lattice, first_slot, mesh_shape;
   std::vector<Real> mesh_low, mesh_width, absorption, fission, nu_fission, chi_cumulative;
   CsgTallyView<Real> view() const {
@@ -205,9 +194,12 @@ inline int tally_bins(const CsgTallySpec& t, const TransportSpec& s, const Csg& 
   }
 }
 
+// Their slots from `first` on.
 template <class Real>
-CsgTallyArrays<Real> csg_tally_arrays(const std::vector<CsgTallySpec>& tallies, const TransportSpec& s, const Csg& csg) {
+CsgTallyArrays<Real> csg_tally_arrays(const std::vector<CsgTallySpec>& tallies, const TransportSpec& s, const Csg& csg,
+                                      int first = 0) {
   CsgTallyArrays<Real> a;
+  a.slots = first;
   a.tallies = static_cast<int>(tallies.size());
   a.groups = s.groups;
   for (const CsgTallySpec& t : tallies) {

@@ -1,0 +1,205 @@
+// Transport jobs in constructive solid geometry end to end on the CPU backend:
+// k_inf of a mirrored box of one material, a 3-D slab with mirrored sides against
+// the 1-D slab, one mirrored pin cell against a lattice of it with its pin powers,
+// estimates that keep their bits across chunk sizes, and the errors a bad model
+// gets, at its line.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+#include "app/run/runner.hpp"
+#include "csg_job.hpp"
+#include "io/config.hpp"
+#include "io/results.hpp"
+
+using namespace mcsim;
+
+namespace {
+io::Results run_cpu(const std::string& text, const std::vector<std::string>& sets = {}) {
+  return run_job(io::load_job_text(text, "csg.yaml", sets), RunOptions{io::BackendChoice::Cpu, false, "test"});
+}
+std::map<std::string, reduce::Estimate> by_name(const io::Results& r) {
+  std::map<std::string, reduce::Estimate> m;
+  for (const auto& e : r.scenarios.front().estimates) m[e.name] = e;
+  return m;
+}
+const io::Table* find_table(const io::Results& r, const std::string& name) {
+  for (const auto& t : r.scenarios.front().tables)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+double diagnostic(const io::Results& r, const std::string& name) {
+  for (const auto& [n, v] : r.scenarios.front().diagnostics)
+    if (n == name) return v;
+  return NAN;
+}
+// |a - b| within 4 combined standard errors.
+void check_agree(const reduce::Estimate& a, const reduce::Estimate& b) {
+  INFO(a.name << ": " << a.value << " +- " << a.std_error << " against " << b.value << " +- " << b.std_error);
+  CHECK(a.std_error > 0);
+  CHECK(b.std_error > 0);
+  CHECK(std::fabs(a.value - b.value) < 4 * std::hypot(a.std_error, b.std_error));
+}
+std::string load_error(const std::string& text) {
+  try {
+    io::load_job_text(text, "csg.yaml");
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("a mirrored box of one material in a csg model has its k_inf by every estimator", "[transport][csg]") {
+  const auto r = run_cpu(transport_job(
+      "  mode: eigenvalue\n"
+      "  materials:\n"
+      "    - { name: f, total: [0.6, 1.2], scatter: [[0.40, 0.12], [0.0, 0.90]], fission: [0.02, 0.2],\n"
+      "        nu: [2.6, 2.4], chi: [1.0, 0.0] }\n"
+      "  geometry:\n"
+      "    type: csg\n"
+      "    bounds: { lower_left: [0, 0, 0], upper_right: [2, 3, 4] }\n"
+      "    surfaces:\n"
+      "      - { name: x0, type: x-plane, coefficients: [0], boundary: reflective }\n"
+      "      - { name: x1, type: x-plane, coefficients: [2], boundary: reflective }\n"
+      "      - { name: y0, type: y-plane, coefficients: [0], boundary: reflective }\n"
+      "      - { name: y1, type: y-plane, coefficients: [3], boundary: reflective }\n"
+      "      - { name: z0, type: z-plane, coefficients: [0], boundary: reflective }\n"
+      "      - { name: z1, type: z-plane, coefficients: [4], boundary: reflective }\n"
+      "    cells: [{ name: box, region: +x0 -x1 +y0 -y1 +z0 -z1, material: f }]\n"
+      "  eigenvalue: { inactive: 5, active: 60 }\n",
+      "paths: 20_000"));
+  const auto est = by_name(r);
+  const auto& refs = r.scenarios.front().references;
+  REQUIRE(refs.size() == 4);
+  for (const auto& ref : refs) {
+    const auto& e = est.at(ref.name);
+    INFO(ref.name << " = " << e.value << " +- " << e.std_error << " against k_inf " << ref.value);
+    CHECK(std::fabs(e.value - ref.value) < 4 * e.std_error + 1e-12);
+    CHECK(e.std_error < 0.01 * ref.value);
+  }
+  CHECK(diagnostic(r, "lost_weight") == 0);
+}
+
+TEST_CASE("a 3-D slab with mirrored sides absorbs and leaks as the 1-D slab", "[transport][csg]") {
+  const std::string materials = "  mode: fixed_source\n  materials: [{ name: m, total: 1.0, scatter: 0.7, mean_cosine: 0.2 }]\n";
+  const auto layered = by_name(run_cpu(transport_job(materials +
+                                                     "  geometry: { type: slab, boundaries: [0, 3] }\n"
+                                                     "  regions: [m]\n"
+                                                     "  source: { type: isotropic, position: 1 }\n"
+                                                     "  tallies: [absorption, leakage, collisions]\n")));
+  const auto csg = run_cpu(transport_job(materials +
+                                         "  geometry:\n"
+                                         "    type: csg\n"
+                                         "    bounds: { lower_left: [0, -1, -1], upper_right: [3, 1, 1] }\n"
+                                         "    surfaces:\n"
+                                         "      - { name: left, type: x-plane, coefficients: [0], boundary: vacuum }\n"
+                                         "      - { name: right, type: x-plane, coefficients: [3], boundary: vacuum }\n"
+                                         "      - { name: s, type: y-plane, coefficients: [-1], boundary: periodic, periodic_surface: n }\n"
+                                         "      - { name: n, type: y-plane, coefficients: [1], boundary: periodic, periodic_surface: s }\n"
+                                         "      - { name: b, type: z-plane, coefficients: [-1], boundary: reflective }\n"
+                                         "      - { name: t, type: z-plane, coefficients: [1], boundary: reflective }\n"
+                                         "    cells: [{ name: slab, region: +left -right +s -n +b -t, material: m }]\n"
+                                         "  source: { type: point, position: [1, 0.3, -0.2] }\n"
+                                         "  tallies: [absorption, leakage, collisions]\n"));
+  const auto est = by_name(csg);
+  for (const char* name : {"absorption", "leakage", "collisions"}) check_agree(est.at(name), layered.at(name));
+  CHECK(std::fabs(est.at("absorption").value + est.at("leakage").value - 1) < 1e-9);
+  CHECK(diagnostic(csg, "lost_weight") == 0);
+}
+
+TEST_CASE("power iteration on a mirrored pin cell and on a 3 x 3 lattice of it: one k, flat pin powers", "[transport][csg]") {
+  const std::string eigen = "  mode: eigenvalue\n" + pin_materials();
+  const std::string generations = "  eigenvalue: { inactive: 10, active: 80 }\n";
+  const auto one = run_cpu(transport_job(eigen + pin_lattice_geometry(1) + generations, "paths: 10_000"));
+  const auto nine = run_cpu(transport_job(eigen + pin_lattice_geometry(3) + generations +
+                                          "  tallies: [{ name: pins, filter: lattice, lattice: grid },\n"
+                                          "            { name: materials, filter: material },\n"
+                                          "            { name: map, filter: mesh, dimension: [6, 6] }]\n",
+                                          "paths: 30_000"));
+  check_agree(by_name(one).at("k_eff"), by_name(nine).at("k_eff"));
+  // Nine alike pins: each pin's normalised power within 4 errors of 1, the errors a few per cent.
+  const io::Table* power = find_table(nine, "pins_power");
+  REQUIRE(power != nullptr);
+  REQUIRE(power->columns == std::vector<std::string>{"i", "j", "k", "power", "power_std_error"});
+  REQUIRE(power->data.size() == 9 * 5);
+  double mean = 0;
+  for (int p = 0; p < 9; ++p) {
+    const double value = power->data[static_cast<std::size_t>(p * 5 + 3)], error = power->data[static_cast<std::size_t>(p * 5 + 4)];
+    INFO("pin " << p << ": " << value << " +- " << error);
+    CHECK(error > 0);
+    CHECK(error < 0.03);
+    CHECK(std::fabs(value - 1) < 4 * error);
+    mean += value / 9;
+  }
+  CHECK(mean == Approx(1).epsilon(1e-12));
+  // The material tally: water does not fission; the fuel's nu-fission rate per
+  // source neutron is k (every neutron of a generation is born of it).
+  const io::Table* materials = find_table(nine, "materials");
+  REQUIRE(materials != nullptr);
+  REQUIRE(materials->row_names == std::vector<std::string>{"fuel", "water"});
+  const std::size_t width = materials->columns.size();
+  REQUIRE(materials->columns[width - 2] == "nu_fission");
+  const auto k = by_name(nine).at("k_eff");
+  INFO("nu-fission " << materials->data[width - 2] << " +- " << materials->data[width - 1] << ", k " << k.value);
+  CHECK(std::fabs(materials->data[width - 2] - k.value) < 4 * std::hypot(materials->data[width - 1], k.std_error));
+  CHECK(materials->data[width + width - 2] == 0);
+  // The 6 x 6 mesh over the 3 x 3 pins: the four bins of each pin add up to it.
+  const io::Table* map = find_table(nine, "map_power");
+  REQUIRE(map != nullptr);
+  REQUIRE(map->data.size() == 36 * 5);
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 3; ++i) {
+      double quarters = 0;
+      for (int dj = 0; dj < 2; ++dj)
+        for (int di = 0; di < 2; ++di) quarters += map->data[static_cast<std::size_t>(((2 * j + dj) * 6 + 2 * i + di) * 5 + 3)] / 4;
+      CHECK(quarters == Approx(power->data[static_cast<std::size_t>((j * 3 + i) * 5 + 3)]).epsilon(1e-9));
+    }
+  CHECK(diagnostic(nine, "lost_weight") == 0);
+}
+
+TEST_CASE("a csg job's estimates keep their bits across chunk sizes and threads", "[transport][csg]") {
+  const std::string job = transport_job(pin_in_sphere_model("[absorption, leakage, { name: cells, filter: cell }]"),
+                                        "paths: 50_000, chunk_paths: 4096");
+  const auto a = run_cpu(job), b = run_cpu(job, {"run.chunk_paths=1000"});
+  const auto ea = by_name(a), eb = by_name(b);
+  for (const char* name : {"absorption", "leakage"}) {
+    INFO(name);
+    CHECK(ea.at(name).value == eb.at(name).value);  // integer sums: the same bits in any order
+  }
+  // Fission absorbs and makes no neutrons in a fixed source: a history is absorbed or leaks.
+  CHECK(std::fabs(ea.at("absorption").value + ea.at("leakage").value - 1) < 1e-9);
+  // The cell tally's values (their errors come from batches of the chunks).
+  const io::Table &ta = *find_table(a, "cells"), &tb = *find_table(b, "cells");
+  REQUIRE(ta.data.size() == tb.data.size());
+  const std::size_t width = ta.columns.size();
+  for (std::size_t i = 0; i < ta.data.size(); ++i)
+    if (i % width < 2 || (i % width) % 2 == 0) CHECK(ta.data[i] == tb.data[i]);
+  CHECK(ta.row_names == std::vector<std::string>{"fuel", "water"});
+}
+
+TEST_CASE("a bad csg model is refused at its line", "[transport][csg]") {
+  const std::string head = "  mode: eigenvalue\n" + pin_materials();
+  const std::string generations = "  eigenvalue: { inactive: 1, active: 2 }\n";
+  std::string g = pin_lattice_geometry(1);
+  // A cell naming no material, reported at that cell's line.
+  std::string bad = g;
+  bad.replace(bad.find("material: water"), 15, "material: steel");
+  std::string e = load_error(transport_job(head + bad + generations));
+  INFO(e);
+  CHECK(e.find("no material is named 'steel'") != std::string::npos);
+  CHECK(e.find("csg.yaml:19:") != std::string::npos);
+  // A hole: the water cell left out, found by the geometry check with a point in it.
+  bad = g;
+  bad.erase(bad.find("      - { name: water"), bad.find("      - { name: box") - bad.find("      - { name: water"));
+  e = load_error(transport_job(head + bad + generations));
+  CHECK(e.find("check_points") != std::string::npos);
+  CHECK(e.find("is in no cell of universe 'pin'") != std::string::npos);
+  // A source cell that is not there, and regions beside a csg geometry.
+  e = load_error(transport_job(head + g + generations + "  source: { type: cell, cell: clad }\n"));
+  CHECK(e.find("no cell is named 'clad'") != std::string::npos);
+  e = load_error(transport_job(head + g + generations + "  regions: [fuel]\n"));
+  CHECK(e.find("drop regions") != std::string::npos);
+}
