@@ -203,3 +203,38 @@ TEST_CASE("a bad csg model is refused at its line", "[transport][csg]") {
   e = load_error(transport_job(head + g + generations + "  regions: [fuel]\n"));
   CHECK(e.find("drop regions") != std::string::npos);
 }
+
+TEST_CASE("the C5G7 example's core holds its 1056 fuel pins where the benchmark puts them", "[transport][csg]") {
+  // A short run: the geometry, not k. Each of the four assemblies has 264 fuel
+  // pins, 24 guide tubes and a fission chamber; the pins tally is the 34 x 34
+  // pins of the four assemblies, one mesh bin a pin.
+  const io::Job job = io::load_job_file(std::string(MCSIM_SOURCE_DIR) + "/configs/transport-c5g7.yaml",
+                                        {"run.paths=1000", "model.eigenvalue={inactive: 2, active: 6}"});
+  const io::Results r = run_job(job, RunOptions{io::BackendChoice::Cpu, false, "test"});
+  CHECK(diagnostic(r, "lost_weight") == 0);
+  const io::Table* power = find_table(r, "pins_power");
+  REQUIRE(power != nullptr);
+  REQUIRE(power->data.size() == 34 * 34 * 5);
+  int fuel = 0;
+  double sum = 0;
+  for (int bin = 0; bin < 34 * 34; ++bin) {
+    const int i = bin % 34, j = bin / 34;
+    // Assembly positions' local pin (from the lowest row), and whether the benchmark puts a tube there.
+    const int a = i % 17, b = j % 17;
+    const auto tube = [](int x, int y) {
+      const int ring[][2] = {{2, 5}, {2, 8}, {2, 11}, {3, 3}, {3, 13}, {5, 2}, {5, 5}, {5, 8}, {5, 11}, {5, 14},
+                             {8, 2}, {8, 5}, {8, 8}, {8, 11}, {8, 14}, {11, 2}, {11, 5}, {11, 8}, {11, 11}, {11, 14},
+                             {13, 3}, {13, 13}, {14, 5}, {14, 8}, {14, 11}};
+      for (const auto& t : ring)
+        if (t[0] == y && t[1] == x) return true;
+      return false;
+    };
+    const double p = power->data[static_cast<std::size_t>(bin * 5 + 3)];
+    INFO("pin (" << i << ", " << j << ") power " << p);
+    CHECK((p > 0) == !tube(a, b));
+    fuel += p > 0 ? 1 : 0;
+    sum += p;
+  }
+  CHECK(fuel == 1056);
+  CHECK(sum / fuel == Approx(1).epsilon(1e-12));
+}

@@ -1,5 +1,6 @@
 #include "app/run/transport/statistics.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace mcsim {
@@ -32,8 +33,9 @@ std::vector<BinPlace> bin_places(const transport::TransportSpec& s, const transp
 // Each CSG tally as a table: per bin and group the flux (track length) and the
 // absorption, fission and nu-fission rates per source particle. A lattice or mesh
 // tally also gets NAME_power: each bin's fission rate over all groups, normalised
-// to a mean of 1 over the bins that fission (pin powers), its error from the
-// batches' own normalised values.
+// to a mean of 1 over the bins that fission at a thousandth of the largest rate or
+// more (pin powers; the others read 0), its error from the batches' own normalised
+// values.
 void csg_tables(const transport::TransportSpec& s, const transport::TransportView<double>& v, const Batches& b,
                 io::ScenarioResult* out) {
   using transport::geometry::kTallyScores;
@@ -71,11 +73,15 @@ void csg_tables(const transport::TransportSpec& s, const transport::TransportVie
     std::vector<std::vector<int>> sets(places.size());
     for (std::size_t bin = 0; bin < places.size(); ++bin)
       for (int g = 0; g < G; ++g) sets[bin].push_back(first + (static_cast<int>(bin) * G + g) * kTallyScores + transport::geometry::kFission);
+    // The bins that count: a thousandth of the largest rate or more (a fission
+    // chamber's traces of fissile matter are no fuel pin).
     const auto normalise = [](std::vector<double> f) {
-      double sum = 0;
-      int fissioning = 0;
-      for (const double x : f) sum += x, fissioning += x > 0 ? 1 : 0;
-      for (double& x : f) x = fissioning ? x * fissioning / sum : 0.0;
+      double sum = 0, most = 0;
+      int counted = 0;
+      for (const double x : f) most = std::max(most, x);
+      for (const double x : f)
+        if (x > 0 && x >= 1e-3 * most) sum += x, ++counted;
+      for (double& x : f) x = counted && x > 0 && x >= 1e-3 * most ? x * counted / sum : 0.0;
       return f;
     };
     const std::vector<std::vector<double>> per_batch = b.batch_means(sets);
