@@ -202,6 +202,9 @@ TEST_CASE("a bad csg model is refused at its line", "[transport][csg]") {
   CHECK(e.find("no cell is named 'clad'") != std::string::npos);
   e = load_error(transport_job(head + g + generations + "  regions: [fuel]\n"));
   CHECK(e.find("drop regions") != std::string::npos);
+  // A mesh of more bins than memory holds is refused before anything is allocated.
+  e = load_error(transport_job(head + g + generations + "  tallies: [{ name: m, filter: mesh, dimension: [100000, 100000] }]\n"));
+  CHECK(e.find("a mesh holds at most 1000000") != std::string::npos);
 }
 
 TEST_CASE("the C5G7 example's core holds its 1056 fuel pins where the benchmark puts them", "[transport][csg]") {

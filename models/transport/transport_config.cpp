@@ -363,6 +363,8 @@ void read_source(io::Block& b, TransportSpec& s) {
   b.finish();
 }
 
+constexpr double kMaxMeshBins = 1e6;
+
 // A CSG model's tally: { name, filter: cell | material | lattice | mesh }, a
 // lattice filter naming its lattice, a mesh filter its box and dimension.
 geometry::CsgTallySpec read_csg_tally(io::Block& b, const Geometry& geo) {
@@ -382,6 +384,12 @@ geometry::CsgTallySpec read_csg_tally(io::Block& b, const Geometry& geo) {
     }
     if (b.valid() && d.size() == 2) t.low[2] = t.high[2] = 0;  // unbounded in z
     if (b.valid() && d.size() == 3 && !(t.high[2] > t.low[2])) b.error("dimension", "a 3-D mesh needs a box of some depth in z");
+    // Each bin is 4 slots a group in every row of tallies: a bound, so a mistyped
+    // dimension is an error and not an allocation of terabytes.
+    double bins = 1;
+    for (const double n : d) bins *= n;
+    if (b.valid() && bins > kMaxMeshBins)
+      b.error("dimension", fmt::format("{:.0f} bins; a mesh holds at most {:.0f}", bins, kMaxMeshBins));
   }
   b.finish();
   return t;
