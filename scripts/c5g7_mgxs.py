@@ -14,6 +14,8 @@ import sys
 import h5py
 import numpy as np
 
+from mgxs_example import data_set
+
 # The published spectrum sums to 1.0000092: normalised to 1, as OpenMC does.
 CHI = list(np.array([5.87910e-01, 4.11760e-01, 3.39060e-04, 1.17610e-07, 0, 0, 0]) /
            sum([5.87910e-01, 4.11760e-01, 3.39060e-04, 1.17610e-07]))
@@ -98,34 +100,6 @@ DATA = {
 }
 
 
-def data_set(f, name, total, absorption, scatter, fission, nu_fission):
-    g = f.create_group(name)
-    g.attrs["order"] = 0
-    g.attrs["fissionable"] = fission is not None
-    g.attrs["representation"] = np.bytes_("isotropic")
-    g.attrs["scatter_shape"] = np.bytes_("[G][G'][Order]")
-    g.attrs["scatter_format"] = np.bytes_("legendre")
-    g.create_group("kTs").create_dataset("294K", data=2.53e-8)
-    t = g.create_group("294K")
-    t.create_dataset("total", data=np.array(total))
-    t.create_dataset("absorption", data=np.array(absorption))
-    if fission is not None:
-        t.create_dataset("fission", data=np.array(fission))
-        t.create_dataset("nu-fission", data=np.array(nu_fission))
-        t.create_dataset("chi", data=np.array(CHI))
-    # Flattened by incoming group, outgoing groups g_min..g_max (from 1).
-    g_min, g_max, flat = [], [], []
-    for row in np.array(scatter):
-        used = np.nonzero(row)[0]
-        g_min.append(used[0] + 1)
-        g_max.append(used[-1] + 1)
-        flat += list(row[used[0]:used[-1] + 1])
-    s = t.create_group("scatter_data")
-    s.create_dataset("g_min", data=np.array(g_min, dtype=np.int32))
-    s.create_dataset("g_max", data=np.array(g_max, dtype=np.int32))
-    s.create_dataset("scatter_matrix", data=np.array(flat))
-
-
 def main(path):
     with h5py.File(path, "w") as f:
         f.attrs["filetype"] = np.bytes_("mgxs")
@@ -133,8 +107,9 @@ def main(path):
         f.attrs["energy_groups"] = 7
         f.attrs["delayed_groups"] = 0
         f.attrs["group structure"] = np.logspace(-5, 7, 8)
-        for name, d in DATA.items():
-            data_set(f, name, *d)
+        for name, (total, absorption, scatter, fission, nu_fission) in DATA.items():
+            data_set(f, name, total, absorption, scatter, fission=fission, nu_fission=nu_fission,
+                     chi=CHI if fission is not None else None)
 
 
 if __name__ == "__main__":

@@ -13,9 +13,11 @@ import h5py
 import numpy as np
 
 
-def data_set(f, name, total, absorption, scatter_p0, scatter_p1, fission=None, nu_fission=None, chi=None):
+def data_set(f, name, total, absorption, scatter_p0, scatter_p1=None, fission=None, nu_fission=None, chi=None):
+    """One data set at 294K: isotropic, P0 scattering or (with scatter_p1) P1."""
+    order = 0 if scatter_p1 is None else 1
     g = f.create_group(name)
-    g.attrs["order"] = 1
+    g.attrs["order"] = order
     g.attrs["fissionable"] = fission is not None
     g.attrs["representation"] = np.bytes_("isotropic")
     g.attrs["scatter_shape"] = np.bytes_("[G][G'][Order]")
@@ -29,14 +31,14 @@ def data_set(f, name, total, absorption, scatter_p0, scatter_p1, fission=None, n
         t.create_dataset("nu-fission", data=np.array(nu_fission))
         t.create_dataset("chi", data=np.array(chi))
     # Flattened by incoming group, outgoing groups g_min..g_max (from 1), then order.
-    p0, p1 = np.array(scatter_p0), np.array(scatter_p1)
+    moments = [np.array(scatter_p0)] + ([] if scatter_p1 is None else [np.array(scatter_p1)])
     g_min, g_max, flat = [], [], []
-    for row0, row1 in zip(p0, p1):
+    for g_in, row0 in enumerate(moments[0]):
         used = np.nonzero(row0)[0]
         g_min.append(used[0] + 1)
         g_max.append(used[-1] + 1)
         for h in range(used[0], used[-1] + 1):
-            flat += [row0[h], row1[h]]
+            flat += [m[g_in][h] for m in moments]
     s = t.create_group("scatter_data")
     s.create_dataset("g_min", data=np.array(g_min, dtype=np.int32))
     s.create_dataset("g_max", data=np.array(g_max, dtype=np.int32))
