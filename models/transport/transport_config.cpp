@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <regex>
 #include <utility>
 
 #include "io/schema.hpp"
@@ -200,72 +199,10 @@ Material read_material(io::Block& b) {
   return m;
 }
 
-// 2 or 3 numbers: a point of a 2-D model (z = 0) or a 3-D one.
-std::array<double, 3> read_point(io::Block& b, const std::string& key, std::optional<std::array<double, 3>> fallback = {}) {
-  const bool given = b.has(key);
-  const std::vector<double> v = b.reals(key);
-  if (!given && fallback) return *fallback;
-  if (b.valid() && v.size() != 2 && v.size() != 3) b.error(key, "takes x y (a 2-D model, z = 0) or x y z");
-  std::array<double, 3> p{};
-  std::copy_n(v.begin(), std::min<std::size_t>(v.size(), 3), p.begin());
-  return p;
-}
-
-// A box [lower_left, upper_right], each side of positive width (a 2-D box's z is 0 to 0).
-void read_box(io::Block& b, std::array<double, 3>& low, std::array<double, 3>& high,
-              std::optional<std::array<double, 3>> low_fallback = {}, std::optional<std::array<double, 3>> high_fallback = {}) {
-  low = read_point(b, "lower_left", low_fallback);
-  high = read_point(b, "upper_right", high_fallback);
-  for (int a = 0; a < 3 && b.valid(); ++a)
-    if (!(high[static_cast<std::size_t>(a)] > low[static_cast<std::size_t>(a)]) && !(a == 2 && high[2] == 0 && low[2] == 0))
-      b.error("upper_right", fmt::format("must lie above lower_left along {}: {} is not above {}", "xyz"[a],
-                                         high[static_cast<std::size_t>(a)], low[static_cast<std::size_t>(a)]));
-}
-
-// A model's error names its surface, cell or lattice: reported at that item's line
-// when the config has it, else at the geometry block.
-void csg_error(io::Block& g, const geometry::CsgSpec& spec, const std::string& message) {
-  static const std::regex named("(surface|cell|lattice) '([^']*)'");
-  std::smatch m;
-  if (std::regex_search(message, m, named)) {
-    const std::string kind = m[1], name = m[2];
-    const auto at = [&](const auto& items, const char* key) {
-      for (std::size_t i = 0; i < items.size(); ++i)
-        if (items[i].name == name) return g.error_where(g.where_of(key, static_cast<int>(i)), message), true;
-      return false;
-    };
-    if ((kind == "surface" && at(spec.surfaces, "surfaces")) || (kind == "cell" && at(spec.cells, "cells")) ||
-        (kind == "lattice" && at(spec.lattices, "lattices")))
-      return;
-  }
-  g.error("", message);
-}
-
-// A CSG model: its surfaces, cells and lattices, the box that holds it, and the
-// check that samples that box for overlaps and holes before any history runs.
-void read_csg_geometry(io::Block& g, const std::vector<std::string>& materials, Geometry& geo) {
-  geometry::CsgSpec spec = geometry::read_csg(g);
-  io::Block bounds = g.child("bounds", true);
-  read_box(bounds, geo.low, geo.high);
-  bounds.finish();
-  const std::uint64_t samples = g.count("check_points", 100000, 0, std::uint64_t{1} << 32);
-  g.finish();
-  if (!g.valid() || !bounds.valid() || !g.diagnostics().empty()) return;
-  try {
-    auto csg = std::make_shared<const geometry::Csg>(spec, materials);
-    const geometry::GeometryProblem problem = geometry::check_geometry(*csg, geo.low, geo.high, samples);
-    if (problem.kind != geometry::GeometryProblem::None)
-      return g.error("check_points", "the geometry check sampled " + problem.message());
-    geo.csg = std::move(csg);
-  } catch (const std::invalid_argument& e) {
-    csg_error(g, spec, e.what());
-  }
-}
-
 void read_geometry(io::Block& g, const std::vector<std::string>& materials, Geometry& geo) {
   const std::string shape = g.choice("type", {"infinite", "slab", "sphere", "csg"}, std::nullopt);
   geo.shape = shape == "slab" ? Shape::Slab : shape == "sphere" ? Shape::Sphere : shape == "csg" ? Shape::Csg : Shape::Infinite;
-  if (geo.shape == Shape::Csg) return read_csg_geometry(g, materials, geo);
+  if (geo.shape == Shape::Csg) return geometry::read_csg_geometry(g, materials, geo);
   const auto boundary = [&](const std::string& key) {
     return g.choice(key, {"vacuum", "reflective"}, std::string("vacuum")) == "reflective" ? Boundary::Reflective
                                                                                           : Boundary::Vacuum;
@@ -297,47 +234,8 @@ std::pair<double, double> extent(const Geometry& g) {
   return {-INFINITY, INFINITY};
 }
 
-// The index of the model's item (a cell, a lattice) that `key` names; -1 after an
-// error, or without a model (its own error is reported already).
-template <class Item>
-int index_named(io::Block& b, const std::string& key, const std::vector<Item>* items, const char* what) {
-  b.schema_note(key, "", fmt::format("a {}'s name", what));
-  const std::string name = b.text(key, std::nullopt);
-  if (!items) return -1;
-  for (std::size_t i = 0; i < items->size(); ++i)
-    if ((*items)[i].name == name) return static_cast<int>(i);
-  if (b.valid()) b.error(key, fmt::format("no {} is named '{}'", what, name));
-  return -1;
-}
-
-// A CSG model's source: a point, a box or a cell (drawn within the bounds),
-// isotropic, optionally only where the material fissions.
-void read_csg_source(io::Block& b, TransportSpec& s) {
-  Source& src = s.source;
-  const Geometry& geo = s.geometry;
-  src.kind = Source::Kind::Isotropic;
-  const std::string type = b.choice("type", {"point", "box", "cell"}, std::nullopt);
-  b.schema_note("group", "0", "a group, 0 = the fastest");
-  src.group = static_cast<int>(b.count("group", 0, 0, static_cast<std::uint64_t>(std::max(0, s.groups - 1))));
-  if (type == "point") {
-    src.low = src.high = read_point(b, "position");
-    for (std::size_t a = 0; a < 3 && b.valid(); ++a)
-      if (src.low[a] < geo.low[a] || src.low[a] > geo.high[a])
-        b.error("position", fmt::format("({}, {}, {}) lies outside the geometry's bounds", src.low[0], src.low[1], src.low[2]));
-  } else if (type == "box") {
-    src.box = true;
-    read_box(b, src.low, src.high, geo.low, geo.high);
-  } else if (type == "cell") {
-    src.box = true, src.low = geo.low, src.high = geo.high;
-    src.cell = index_named(b, "cell", geo.csg ? &geo.csg->spec().cells : nullptr, "cell");
-  }
-  src.fissionable_only = b.choice("fissionable_only", {"false", "true"}, std::string("false")) == "true";
-  if (src.fissionable_only && type == "point") b.error("fissionable_only", "draws places again; a point source has one");
-  b.finish();
-}
-
 void read_source(io::Block& b, TransportSpec& s) {
-  if (s.geometry.shape == Shape::Csg) return read_csg_source(b, s);
+  if (s.geometry.shape == Shape::Csg) return geometry::read_csg_source(b, s);
   Source& src = s.source;
   src.kind = b.choice("type", {"beam", "isotropic"}, std::nullopt) == "beam" ? Source::Kind::Beam
                                                                            : Source::Kind::Isotropic;
@@ -363,38 +261,6 @@ void read_source(io::Block& b, TransportSpec& s) {
   b.finish();
 }
 
-constexpr double kMaxMeshBins = 1e6;
-
-// A CSG model's tally: { name, filter: cell | material | lattice | mesh }, a
-// lattice filter naming its lattice, a mesh filter its box and dimension.
-geometry::CsgTallySpec read_csg_tally(io::Block& b, const Geometry& geo) {
-  using geometry::TallyFilter;
-  geometry::CsgTallySpec t;
-  t.name = b.text("name", std::nullopt);
-  t.filter = b.choice_of<TallyFilter>("filter", {"cell", "material", "lattice", "mesh"}, std::nullopt);
-  if (t.filter == TallyFilter::Lattice) {
-    t.lattice = index_named(b, "lattice", geo.csg ? &geo.csg->spec().lattices : nullptr, "lattice");
-  } else if (t.filter == TallyFilter::Mesh) {
-    read_box(b, t.low, t.high, geo.low, geo.high);
-    const std::vector<double> d = b.reals("dimension", io::Range{1, 1e6});
-    if (b.valid() && d.size() != 2 && d.size() != 3) b.error("dimension", "takes nx ny (a 2-D mesh) or nx ny nz");
-    for (std::size_t a = 0; a < d.size() && a < 3; ++a) {
-      if (d[a] != std::floor(d[a])) b.error("dimension", fmt::format("{} is not a whole number of bins", d[a]));
-      t.shape[a] = static_cast<int>(d[a]);
-    }
-    if (b.valid() && d.size() == 2) t.low[2] = t.high[2] = 0;  // unbounded in z
-    if (b.valid() && d.size() == 3 && !(t.high[2] > t.low[2])) b.error("dimension", "a 3-D mesh needs a box of some depth in z");
-    // Each bin is 4 slots a group in every row of tallies: a bound, so a mistyped
-    // dimension is an error and not an allocation of terabytes.
-    double bins = 1;
-    for (const double n : d) bins *= n;
-    if (b.valid() && bins > kMaxMeshBins)
-      b.error("dimension", fmt::format("{:.0f} bins; a mesh holds at most {:.0f}", bins, kMaxMeshBins));
-  }
-  b.finish();
-  return t;
-}
-
 void read_tallies(io::Block& model, TransportSpec& s) {
   Tallies& t = s.tallies;
   if (s.geometry.shape == Shape::Csg) {  // names of scalars, and blocks of filtered tallies
@@ -405,7 +271,7 @@ void read_tallies(io::Block& model, TransportSpec& s) {
       if (name == "collisions") t.collisions = true;
     }
     for (io::Block& b : filtered) {
-      geometry::CsgTallySpec one = read_csg_tally(b, s.geometry);
+      geometry::CsgTallySpec one = geometry::read_csg_tally(b, s.geometry);
       for (const auto& earlier : t.csg)
         if (earlier.name == one.name) b.error("name", fmt::format("tally '{}' is named twice", one.name));
       t.csg.push_back(std::move(one));
