@@ -15,6 +15,10 @@ file's plots as PNGs with what each was drawn from (plots.json):
                               per grouping column
   <scenario>.flux.png         the flux against depth or radius, region boundaries
                               marked, the closed form where there is one
+  <scenario>.<NAME>_power.png CSG lattice and mesh tallies: the normalised power
+                              map (pin powers) and its relative error, the
+                              largest and least powers marked; 3-D tallies
+                              summed along z, with the axial profile beside
   sweep.<estimate>.png        an estimate across a sweep's grid
 """
 import argparse
@@ -275,6 +279,64 @@ def flux(results, scenario="base"):
     return fig, record
 
 
+def power_maps(results, scenario="base"):
+    """(file name, figure, record) per NAME_power table (a CSG lattice or mesh
+    tally's normalised fission rates): the map over i (x) and j (y), its relative
+    error, and for several z layers the axial profile; bins that read 0 (no
+    fission) are left blank."""
+    out = []
+    for name, table in sorted(results.tables.items()):
+        if not name.endswith("_power") or list(table.columns[-5:]) != ["i", "j", "k", "power", "power_std_error"]:
+            continue
+        t = table[table.scenario == scenario]
+        if t.empty:
+            continue
+        shape = tuple(int(t[c].max()) + 1 for c in ("i", "j", "k"))
+        power = np.zeros(shape)
+        var = np.zeros(shape)
+        i, j, k = (t[c].to_numpy().astype(int) for c in ("i", "j", "k"))
+        power[i, j, k] = t["power"].to_numpy()
+        var[i, j, k] = t["power_std_error"].to_numpy() ** 2
+        # Along z: the radial map is each column's mean, its error from the layers' (independent enough to sum).
+        radial, radial_se = power.mean(axis=2), np.sqrt(var.sum(axis=2)) / shape[2]
+        fuelled = radial > 0
+        shown = np.where(fuelled, radial, np.nan).T  # rows are j (y), drawn upwards
+        rel = np.where(fuelled, 100 * radial_se / np.where(fuelled, radial, 1), np.nan).T
+        panels = 3 if shape[2] > 1 else 2
+        fig, axes = plt.subplots(1, panels, figsize=(5.2 * panels, 4.6))
+        record = {"kind": "power_map", "scenario": scenario, "table": name, "shape": list(shape),
+                  "fuelled_bins": int(fuelled.sum())}
+        if fuelled.any():
+            for label, pick in (("max", np.nanargmax), ("min", np.nanargmin)):
+                jj, ii = np.unravel_index(pick(shown), shown.shape)
+                record[label] = {"i": int(ii), "j": int(jj), "power": float(radial[ii, jj]),
+                                 "std_error": float(radial_se[ii, jj])}
+                axes[0].plot(ii, jj, "s", mfc="none", mec="k" if label == "max" else "w", ms=7, mew=1.2)
+            record["mean"] = float(radial[fuelled].mean())
+        im = axes[0].imshow(shown, origin="lower", cmap="inferno", interpolation="nearest")
+        fig.colorbar(im, ax=axes[0], shrink=0.85, label="normalised power")
+        title = f"{name}: max {readable(record['max']['power'])} +- {record['max']['std_error']:.2g}, " \
+                f"min {readable(record['min']['power'])} +- {record['min']['std_error']:.2g}" if fuelled.any() else name
+        axes[0].set_title(title, fontsize=9)
+        im = axes[1].imshow(rel, origin="lower", cmap="viridis", interpolation="nearest")
+        fig.colorbar(im, ax=axes[1], shrink=0.85, label="relative standard error (%)")
+        axes[1].set_title("its error", fontsize=9)
+        for ax in axes[:2]:
+            ax.set_xlabel("i (x)")
+            ax.set_ylabel("j (y)")
+        if shape[2] > 1:
+            axial = power.sum(axis=(0, 1))
+            axial = axial / axial.mean() if axial.mean() > 0 else axial
+            axes[2].plot(axial, np.arange(shape[2]), "o-", ms=3)
+            axes[2].set_xlabel("layer power (mean 1)")
+            axes[2].set_ylabel("k (z)")
+            axes[2].set_title("axial profile", fontsize=9)
+            record["axial"] = [float(a) for a in axial]
+        fig.tight_layout()
+        out.append((f"{_file_name(scenario)}.{_file_name(name)}.png", fig, record))
+    return out
+
+
 def _number(v):
     try:
         return float(v)
@@ -340,6 +402,8 @@ def save_all(results, outdir):
         for kind, draw in (("convergence", convergence), ("k", k_plot), ("pnl", pnl), ("pnl_groups", pnl_groups),
                            ("flux", flux)):
             save(f"{_file_name(s)}.{kind}.png", *draw(results, s))
+        for name, fig, record in power_maps(results, s):
+            save(name, fig, record)
     for name, fig, record in sweeps(results):
         save(name, fig, record)
     with open(os.path.join(outdir, "plots.json"), "w") as out:

@@ -153,3 +153,21 @@ def test_the_mcsim_plot_command(tmp_path):
     bad.write_bytes(b"\x89HDF\r\n\x1a\n not really")
     out = subprocess.run([EXE, "plot", str(bad)], capture_output=True, text=True)
     assert out.returncode != 0 and "bad.h5" in out.stderr
+
+
+def test_pin_power_maps(tmp_path):
+    # A 3 x 3 lattice with a water hole: 8 fuelled pins (mean power 1), and a 6 x 6
+    # mesh of their quarters (32 fuelled bins); the marked extremes are the table's.
+    r = mcsim.open(run(tmp_path, "transport-pin-lattice.yaml", "run.paths=2000",
+                       "model.eigenvalue={inactive: 4, active: 12}"))
+    m = saved(r, tmp_path / "pins")
+    for table, shape, fuelled in (("pins_power", [3, 3, 1], 8), ("quarters_power", [6, 6, 1], 32)):
+        rec = m[f"base.{table}.png"]
+        t = r.tables[table]
+        on = t[t.power > 0]
+        assert rec["shape"] == shape and rec["fuelled_bins"] == fuelled == len(on)
+        assert rec["mean"] == pytest.approx(1, abs=1e-12)
+        for label, row in (("max", on.loc[on.power.idxmax()]), ("min", on.loc[on.power.idxmin()])):
+            assert (rec[label]["i"], rec[label]["j"]) == (int(row.i), int(row.j))
+            assert rec[label]["power"] == row.power and rec[label]["std_error"] == row.power_std_error
+    assert m["base.pins_power.png"]["max"]["power"] > 1 > m["base.pins_power.png"]["min"]["power"]
