@@ -31,7 +31,8 @@ using GreekSteps = KernelList<StepPath<float, 1, false, false, Dynamics::Gbm, tr
                               StepPath<double, 2, false, false, Dynamics::Gbm, true>>;
 using BucketSteps = KernelList<  // ... and the Greeks in an average's market inputs (market_inputs.hpp)
     StepPath<float, 1, false, false, Dynamics::Gbm, true, option::kPathBuckets>,
-    StepPath<double, 1, false, false, Dynamics::Gbm, true, option::kPathBuckets>,
+    StepPath<double, 1, false, false, Dynamics::Gbm, true, option::kPathBuckets>>;
+using AntitheticBucketSteps = KernelList<  // the same, antithetic (a family of its own: each compiles for minutes)
     StepPath<float, 2, false, false, Dynamics::Gbm, true, option::kPathBuckets>,
     StepPath<double, 2, false, false, Dynamics::Gbm, true, option::kPathBuckets>>;
 using ControlSteps = KernelList<StepPath<float, 1, true>, StepPath<double, 1, true>,  // control variate
@@ -83,11 +84,15 @@ using BasketSteps = KernelList<  // walked baskets (heston assets, early exercis
     BasketExercisePath<float, 3>, BasketExercisePath<double, 3>, BasketExercisePath<float, 4>, BasketExercisePath<double, 4>,
     BasketExercisePath<float, 5>, BasketExercisePath<double, 5>, BasketExercisePath<float, 6>, BasketExercisePath<double, 6>,
     BasketExercisePath<float, 7>, BasketExercisePath<double, 7>, BasketExercisePath<float, 8>, BasketExercisePath<double, 8>>;
-using BasketStepGreeks = KernelList<  // ... with path Greeks
+// ... with path Greeks. A size's compile time grows as its square, so the largest
+// sizes are families of their own, each compiled in parallel with the rest.
+using BasketStepGreeks = KernelList<
     BasketExercisePath<float, 1, true>, BasketExercisePath<double, 1, true>, BasketExercisePath<float, 2, true>, BasketExercisePath<double, 2, true>,
     BasketExercisePath<float, 3, true>, BasketExercisePath<double, 3, true>, BasketExercisePath<float, 4, true>, BasketExercisePath<double, 4, true>,
-    BasketExercisePath<float, 5, true>, BasketExercisePath<double, 5, true>, BasketExercisePath<float, 6, true>, BasketExercisePath<double, 6, true>,
-    BasketExercisePath<float, 7, true>, BasketExercisePath<double, 7, true>, BasketExercisePath<float, 8, true>, BasketExercisePath<double, 8, true>>;
+    BasketExercisePath<float, 5, true>, BasketExercisePath<double, 5, true>>;
+using BasketStepGreeks6 = KernelList<BasketExercisePath<float, 6, true>, BasketExercisePath<double, 6, true>>;
+using BasketStepGreeks7 = KernelList<BasketExercisePath<float, 7, true>, BasketExercisePath<double, 7, true>>;
+using BasketStepGreeks8 = KernelList<BasketExercisePath<float, 8, true>, BasketExercisePath<double, 8, true>>;
 using American = KernelList<option::AmericanPath<float>, option::AmericanPath<double>,  //
                             option::AmericanPath<float, true>, option::AmericanPath<double, true>>;  // with Greeks
 using ShortRate = KernelList<rates::ShortRatePath<float, 1>, rates::ShortRatePath<double, 1>,
@@ -103,9 +108,10 @@ using HestonHybrid = KernelList<HybridPath<float, 1, true>, HybridPath<double, 1
                                 HybridPath<float, 1, true, true>, HybridPath<double, 1, true, true>,
                                 HybridPath<float, 2, true, true>, HybridPath<double, 2, true, true>>;
 
-using Families = std::tuple<European, GbmSteps, GreekSteps, BucketSteps, ControlSteps, SobolSteps, HestonSteps, HestonGreekSteps, LocalVolSteps, CevSteps, LocalGreekSteps, LocalBucketSteps,
+using Families = std::tuple<European, GbmSteps, GreekSteps, BucketSteps, AntitheticBucketSteps, ControlSteps, SobolSteps, HestonSteps, HestonGreekSteps, LocalVolSteps, CevSteps, LocalGreekSteps, LocalBucketSteps,
                             MertonSteps,
-                            BatesSteps, CashSteps, Basket, BasketGreeks, BasketSteps, BasketStepGreeks, American, ShortRate, Hybrid, HestonHybrid>;
+                            BatesSteps, CashSteps, Basket, BasketGreeks, BasketSteps, BasketStepGreeks,
+                            BasketStepGreeks6, BasketStepGreeks7, BasketStepGreeks8, American, ShortRate, Hybrid, HestonHybrid>;
 }  // namespace kernels
 
 using PathKernel = KernelVariant<kernels::Families>;

@@ -1,4 +1,4 @@
-// CPU runs of walked baskets scoring their Greeks on the path.
+// CPU runs of walked baskets scoring their Greeks on the path, one to five assets.
 #include "app/exec/option/cpu_family.hpp"
 
 namespace mcsim {

@@ -1,4 +1,4 @@
-// GPU launches of walked baskets scoring their Greeks on the path.
+// GPU launches of walked baskets scoring their Greeks on the path, one to five assets.
 #include "app/exec/option/cuda_family.cuh"
 
 namespace mcsim {

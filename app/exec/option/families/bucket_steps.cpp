@@ -1,4 +1,4 @@
-// CPU runs of stepped GBM averages that score their Greeks and their market inputs' (plain, antithetic).
+// CPU runs of stepped GBM averages that score their Greeks and their market inputs' (plain).
 #include "app/exec/option/cpu_family.hpp"
 
 namespace mcsim {

@@ -1,4 +1,4 @@
-// GPU launches of stepped GBM averages that score their Greeks and their market inputs' (plain, antithetic).
+// GPU launches of stepped GBM averages that score their Greeks and their market inputs' (plain).
 #include "app/exec/option/cuda_family.cuh"
 
 namespace mcsim {

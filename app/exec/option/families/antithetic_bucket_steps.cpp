@@ -1,0 +1,6 @@
+// CPU runs of stepped GBM averages that score their Greeks and their market inputs' (antithetic).
+#include "app/exec/option/cpu_family.hpp"
+
+namespace mcsim {
+MCSIM_CPU_FAMILY(AntitheticBucketSteps);
+}

@@ -1,0 +1,6 @@
+// CPU runs of walked baskets scoring their Greeks on the path, 7 assets.
+#include "app/exec/option/cpu_family.hpp"
+
+namespace mcsim {
+MCSIM_CPU_FAMILY(BasketStepGreeks7);
+}

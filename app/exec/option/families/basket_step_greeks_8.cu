@@ -1,0 +1,6 @@
+// GPU launches of walked baskets scoring their Greeks on the path, 8 assets.
+#include "app/exec/option/cuda_family.cuh"
+
+namespace mcsim {
+MCSIM_CUDA_FAMILY(BasketStepGreeks8);
+}
