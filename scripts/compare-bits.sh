@@ -86,11 +86,15 @@ def put(doc, key, value):  # as --set does: null removes the key
 for f in sorted(glob.glob(os.path.join(top, "validation", "*.yaml"))):
     suite = yaml.safe_load(open(f))
     stem = os.path.splitext(os.path.basename(f))[0]
+    base, folder = suite["base"], os.path.dirname(f)
+    if isinstance(base, str):  # a job file, relative to the case file, its data files to itself
+        path = os.path.join(folder, base)
+        base, folder = yaml.safe_load(open(path)), os.path.dirname(path)
     for case in suite["cases"]:
-        job = yaml.safe_load(yaml.safe_dump(suite["base"]))
+        job = yaml.safe_load(yaml.safe_dump(base))
         for k, v in (case.get("set") or {}).items():
             put(job, k, v)
-        anchor(job, os.path.dirname(f))
+        anchor(job, folder)
         with open(os.path.join(out, f"validation-{stem}-{case['name']}.yaml"), "w") as o:
             yaml.safe_dump(job, o, sort_keys=False)
 PY

@@ -229,6 +229,34 @@ TEST_CASE("mcsim validate takes one case file and keeps long names aligned", "[c
   fs::remove_all(dir);
 }
 
+TEST_CASE("mcsim validate runs a job file named as base, from its own folder", "[cli]") {
+  // The job reads a data file beside it (a discount curve), so its folder, not the
+  // case file's, must be the base for relative paths.
+  const fs::path dir = scratch();
+  fs::create_directories(dir / "jobs" / "data");
+  fs::create_directories(dir / "cases");
+  std::ofstream(dir / "jobs" / "data" / "curve.csv") << "time,zero_rate\n0.5,0.05\n2,0.05\n";
+  std::ofstream(dir / "jobs" / "call.yaml")
+      << "run: { name: v, paths: 200_000, seed: 5, precision: double }\nmodel:\n  type: option\n"
+         "  market: { discount: { file: data/curve.csv } }\n"
+         "  process: { type: gbm, spot: 100, volatility: 0.2 }\n"
+         "  instrument: { type: european, option: call, strike: 100, maturity: 1.0 }\n";
+  std::ofstream(dir / "cases" / "call.yaml")
+      << "base: ../jobs/call.yaml\ncases:\n"
+         "  - { name: call, expect: { price: 10.450583572185565 } }\n"
+         "  - { name: put, set: { model.instrument.option: put }, expect: { price: 5.573526022256971 } }\n"
+         "  - { name: wrong, set: { model.instrument.strike: 90 }, expect: { price: 10.450583572185565 } }\n";
+  const auto r = mcsim("validate " + (dir / "cases" / "call.yaml").string() + " --backend cpu");
+  INFO(r.output);
+  CHECK(r.status == 1);  // the third case's price is another strike's
+  CHECK(r.output.find("3 cases, 2 passed, 1 failed") != std::string::npos);
+  std::ofstream(dir / "cases" / "lost.yaml") << "base: ../jobs/nowhere.yaml\ncases:\n  - { name: a, expect: { price: 1 } }\n";
+  const auto lost = mcsim("validate " + (dir / "cases" / "lost.yaml").string() + " --backend cpu");
+  CHECK(lost.status != 0);
+  CHECK(lost.output.find("no job file") != std::string::npos);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("a batch log gets the job's header first and progress lines when stderr is not a terminal", "[cli]") {
   const fs::path dir = scratch();
   const std::string config = std::string(MCSIM_SOURCE_DIR) + "/configs/quickstart.yaml";

@@ -4,9 +4,13 @@
 // and holes.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <random>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "io/block.hpp"
 #include "io/diagnostics.hpp"
@@ -336,4 +340,110 @@ lattices:
   CHECK(b.distance == Approx(0.5).epsilon(1e-14));
   CHECK(b.surface == -1);
   CHECK(b.level == 0);
+}
+
+namespace {
+// A hexagonal lattice of three rings, centred at (1, -2) with pitch 1.5, every
+// element its own universe e0, e1, ... in the order the rings list them; the
+// outside is universe "around".
+std::string hex_text(const char* orientation) {
+  std::string rings = "[";
+  int e = 0;
+  for (const int size : {12, 6, 1}) {
+    rings += "[";
+    for (int i = 0; i < size; ++i) rings += (i ? ", e" : "e") + std::to_string(e++);
+    rings += size == 1 ? "]]" : "], ";
+  }
+  std::string cells = "cells:\n  - { name: all, lattice: hex }\n  - { name: around, universe: around, material: water }\n";
+  for (int i = 0; i < 19; ++i) cells += "  - { name: c" + std::to_string(i) + ", universe: e" + std::to_string(i) + ", material: uo2 }\n";
+  return cells + "lattices:\n  - { name: hex, type: hexagonal, center: [1, -2], pitch: [1.5], orientation: " + orientation +
+         ", outer: around, rings: " + rings + " }\n";
+}
+}  // namespace
+
+TEST_CASE("a hexagonal lattice puts each point in its nearest centre's element, rings listed clockwise", "[transport][geometry]") {
+  // The centres as the rings describe them, independently of the lattice's axial
+  // indices: ring r's corners at r pitch from the centre, from the top (y) or the
+  // east (x) clockwise, its elements evenly along the sides between them.
+  for (const char* orientation : {"y", "x"}) {
+    INFO(orientation);
+    std::vector<std::string> errors;
+    const CsgSpec spec = read(hex_text(orientation), &errors);
+    REQUIRE(errors.empty());
+    CHECK(spec.lattices[0].shape == std::array<int, 3>{5, 5, 1});
+    const Csg csg(spec, kMaterials);
+    const auto a = csg.arrays<double>();
+    const double pitch = 1.5, cx = 1, cy = -2, first = orientation[0] == 'y' ? 90 : 0;
+    std::vector<std::array<double, 2>> centres;
+    for (const int r : {2, 1, 0}) {
+      const auto corner = [&](int k) {
+        const double t = (first - 60.0 * k) * M_PI / 180;
+        return std::array<double, 2>{cx + r * pitch * std::cos(t), cy + r * pitch * std::sin(t)};
+      };
+      if (r == 0) centres.push_back({cx, cy});
+      for (int e = 0; e < 6 * r; ++e) {
+        const auto c0 = corner(e / r), c1 = corner(e / r + 1);
+        const double f = static_cast<double>(e % r) / r;
+        centres.push_back({c0[0] + f * (c1[0] - c0[0]), c0[1] + f * (c1[1] - c0[1])});
+      }
+    }
+    REQUIRE(centres.size() == 19);
+    const auto universe_of = [&](const Location<double>& loc) {
+      return loc.levels < 2 ? std::string("(none)") : csg.universe_names()[static_cast<std::size_t>(loc.level[1].universe)];
+    };
+    // Points within the inner rings' inscribed circle: their nearest centre is an element's.
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> uniform(-1, 1);
+    int checked = 0;
+    for (int n = 0; n < 20000; ++n) {
+      const double x = cx + 2 * pitch * uniform(rng), y = cy + 2 * pitch * uniform(rng);
+      if (std::hypot(x - cx, y - cy) > 2 * pitch * std::sqrt(3.0) / 2) continue;
+      std::vector<std::pair<double, int>> d;
+      for (int e = 0; e < 19; ++e) d.push_back({std::hypot(x - centres[e][0], y - centres[e][1]), e});
+      std::sort(d.begin(), d.end());
+      if (d[1].first - d[0].first < 1e-9) continue;  // on a wall
+      const Location<double> loc = locate(a.host_view(), Vec3<double>{x, y, 0.3}, Vec3<double>{1, 0, 0});
+      if (universe_of(loc) != "e" + std::to_string(d[0].second)) {
+        INFO("at " << x << ", " << y);
+        CHECK(universe_of(loc) == "e" + std::to_string(d[0].second));
+        break;
+      }
+      // The point in the element's coordinates is its offset from that centre.
+      CHECK(loc.level[1].p.x == Approx(x - centres[d[0].second][0]).margin(1e-12));
+      CHECK(loc.level[1].p.y == Approx(y - centres[d[0].second][1]).margin(1e-12));
+      ++checked;
+    }
+    CHECK(checked > 10000);
+    // Beyond the last ring: the outer universe.
+    CHECK(universe_of(locate(a.host_view(), Vec3<double>{cx + 4 * pitch, cy, 0}, Vec3<double>{1, 0, 0})) == "around");
+    // From the centre element's centre: a neighbour's wall half a pitch away; the
+    // corner between two neighbours' walls pitch / sqrt(3) away.
+    const Vec3<double> centre{cx, cy, 0};
+    for (int k = 0; k < 12; ++k) {
+      const double t = (first - 30.0 * k) * M_PI / 180;
+      const Vec3<double> u{std::cos(t), std::sin(t), 0};
+      const Boundary<double> b = distance_to_boundary(a.host_view(), locate(a.host_view(), centre, u), u);
+      CHECK(b.level == 0);
+      CHECK(b.distance == Approx(k % 2 ? pitch / std::sqrt(3.0) : pitch / 2).epsilon(1e-12));
+    }
+  }
+}
+
+TEST_CASE("a hexagonal lattice's mistakes name their key", "[transport][geometry]") {
+  const auto first_error = [](const std::string& text) {
+    std::vector<std::string> errors;
+    read(text, &errors);
+    return errors.empty() ? std::string("(none)") : errors.front();
+  };
+  const std::string cells = "cells:\n  - { name: c, material: m }\n";
+  CHECK_THAT(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0], pitch: [1], rings: [[a, b, c], [d]] }\n"),
+             Catch::Contains("g.yaml:4:") && Catch::Contains("geometry.lattices[0].rings") &&
+                 Catch::Contains("ring 1 of 2 (counted from the outside) holds 6 universes, not 3"));
+  CHECK_THAT(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0], pitch: [1, 1], rings: [[a]] }\n"),
+             Catch::Contains("pitch") && Catch::Contains("takes one number for a hexagonal lattice"));
+  CHECK_THAT(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0, 0], pitch: [1], rings: [[a]] }\n"),
+             Catch::Contains("center") && Catch::Contains("takes two numbers"));
+  CHECK_THAT(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0], pitch: [1], orientation: z, rings: [[a]] }\n"),
+             Catch::Contains("orientation"));
+  CHECK(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0], pitch: [1], rings: [[a]] }\n") == "(none)");
 }

@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A case file:   base: <a job config>
+// A case file:   base: <a job config> | <a job file, relative to this one>
 //                cases: [{name, set: {key: value}, expect: {output: value}}, ...]
 // An expected value without a closed form is a high-precision run given as
 // [value, its standard error]; the two errors then add in quadrature.
@@ -25,8 +25,14 @@ std::vector<ValidationRow> run_file(const fs::path& file, const Session& session
   const YAML::Node doc = YAML::LoadFile(file.string());
   if (!doc["base"] || !doc["cases"] || !doc["cases"].IsSequence())
     throw std::runtime_error(file.string() + ": a validation file needs 'base:' and a 'cases:' list");
+  // A job file named as base is run as it stands (its own folder for its data
+  // files), so an example job is its own validation case.
+  const bool shared = doc["base"].IsScalar();
+  const fs::path job_file = shared ? file.parent_path() / doc["base"].as<std::string>() : fs::path();
+  if (shared && !fs::is_regular_file(job_file))
+    throw std::runtime_error(file.string() + ": base: no job file " + job_file.string());
   YAML::Emitter base;
-  base << doc["base"];
+  if (!shared) base << doc["base"];
   std::vector<ValidationRow> rows;
   for (const auto& c : doc["cases"]) {
     const std::string name = c["name"].as<std::string>();
@@ -38,7 +44,8 @@ std::vector<ValidationRow> run_file(const fs::path& file, const Session& session
         set.push_back(kv.first.as<std::string>() + "=" + v.c_str());
       }
     set.insert(set.end(), overrides.begin(), overrides.end());
-    const io::Job job = parse_job(base.c_str(), file.string() + " case " + name, set, file.parent_path().string());
+    const io::Job job = shared ? load_job(job_file.string(), set)
+                               : parse_job(base.c_str(), file.string() + " case " + name, set, file.parent_path().string());
     const io::Results r = session.run(job, options);
     const auto& scenario = r.scenarios.front();
     for (const auto& kv : c["expect"]) {

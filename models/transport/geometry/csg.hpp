@@ -1,7 +1,7 @@
 // Constructive solid geometry as a history reads it, written once for host and
 // device: cells are regions over the surfaces' half-spaces, filled with a material,
-// a universe (other cells, moved by a translation) or a rectangular lattice of
-// universes. Finding a point's cell walks down from the root universe, a level per
+// a universe (other cells, moved by a translation) or a rectangular or hexagonal
+// lattice of universes. Finding a point's cell walks down from the root universe, a level per
 // fill; the distance to a cell's boundary is the least over the levels of the
 // distances to the surfaces of each level's region and to the lattice element's
 // walls. The arrays come from Geometry (csg_geometry.hpp), on host or device.
@@ -20,6 +20,10 @@ constexpr int kMaxLevels = 8;        // fills within fills
 
 enum class Fill : int { Material, Universe, Lattice };
 
+// A lattice's elements: boxes, or hexagons with neighbours above and below (HexY:
+// flat top and bottom faces) or beside (HexX: flat left and right faces).
+enum class LatticeKind : int { Rectangular, HexY, HexX };
+
 // What a particle meets at a surface of the root universe's cells.
 enum class SurfaceBoundary : int { Transmission, Vacuum, Reflective, Periodic };
 
@@ -37,10 +41,16 @@ struct CsgView {
   const Real* translation;          // 3 per cell: a filled universe's origin in the cell's coordinates
   const int* universe_begin;        // universes + 1 offsets into universe_cells
   const int* universe_cells;
-  // Rectangular lattices: per lattice lower-left corner and pitch (3 each; a 2-D
-  // lattice has nz = 1 and an infinite z pitch), shape (3 ints), the offset of its
-  // element universes in lattice_universes ((k ny + j) nx + i, j = 0 the lowest
-  // row), and the universe outside its elements (-1: none).
+  // Lattices: per lattice lower-left corner and pitch (3 each; a 2-D lattice has
+  // nz = 1 and an infinite z pitch), shape (3 ints), the offset of its element
+  // universes in lattice_universes ((k ny + j) nx + i, j = 0 the lowest row), and
+  // the universe outside its elements (-1: none). A hexagonal lattice of n rings
+  // (2-D) keeps its centre as lower-left corner, the distance between neighbouring
+  // centres as pitch, and its elements by axial indices: i - (n - 1) steps of the
+  // first neighbour (HexY: 30 degrees up from x; HexX: along x), j - (n - 1) of the
+  // second (HexY: along y; HexX: 60 degrees), in a (2n - 1)^2 square whose
+  // corners beyond ring n - 1 hold -1.
+  const int* lattice_kind;  // a LatticeKind per lattice
   const Real* lattice_lower_left;
   const Real* lattice_pitch;
   const int* lattice_shape;
@@ -94,13 +104,47 @@ struct Location {
   Level<Real> level[kMaxLevels];
 };
 
+// A hexagonal lattice's two axial steps as (x, y) per unit pitch; the third
+// neighbour is their difference.
+template <class Real>
+MCSIM_HD void hex_steps(LatticeKind kind, Real a[2], Real b[2]) {
+  const Real half_root3 = Real(0.8660254037844386);
+  if (kind == LatticeKind::HexY) a[0] = half_root3, a[1] = Real(0.5), b[0] = Real(0), b[1] = Real(1);
+  else a[0] = Real(1), a[1] = Real(0), b[0] = Real(0.5), b[1] = half_root3;
+}
+
 // The element of lattice l holding p, and p in the element's coordinates, centred
-// on it; false when p is outside the lattice's elements.
+// on it; false when p is outside the lattice's elements (a hexagonal lattice's
+// element indices are then -1).
 template <class Real>
 MCSIM_HD bool lattice_element(const CsgView<Real>& g, int l, Vec3<Real> p, int* i, int* j, int* k, Vec3<Real>* local) {
   const Real* ll = g.lattice_lower_left + 3 * l;
   const Real* pitch = g.lattice_pitch + 3 * l;
   const int* shape = g.lattice_shape + 3 * l;
+  const auto kind = static_cast<LatticeKind>(g.lattice_kind[l]);
+  if (kind != LatticeKind::Rectangular) {
+    // The nearest centre: p lies in a rhombus of two equilateral triangles, so it
+    // is one of the rhombus's four corners.
+    Real a[2], b[2];
+    hex_steps(kind, a, b);
+    const Real x = (p.x - ll[0]) / pitch[0], y = (p.y - ll[1]) / pitch[0];
+    const Real fb = (a[0] * y - a[1] * x) / (a[0] * b[1] - a[1] * b[0]), fa = (x - fb * b[0]) / a[0];
+    const int a0 = static_cast<int>(floor(fa)), b0 = static_cast<int>(floor(fb));
+    int best_a = a0, best_b = b0;
+    Real best = static_cast<Real>(INFINITY), dx = 0, dy = 0;
+    for (int c = 0; c < 4; ++c) {
+      const int ca = a0 + (c & 1), cb = b0 + (c >> 1);
+      const Real ex = x - (Real(ca) * a[0] + Real(cb) * b[0]), ey = y - (Real(ca) * a[1] + Real(cb) * b[1]);
+      const Real d = ex * ex + ey * ey;
+      if (d < best) best = d, best_a = ca, best_b = cb, dx = ex, dy = ey;
+    }
+    *local = {dx * pitch[0], dy * pitch[0], p.z};
+    const int n = (shape[0] + 1) / 2, ab = best_a + best_b;
+    const int ra = best_a < 0 ? -best_a : best_a, rb = best_b < 0 ? -best_b : best_b, rab = ab < 0 ? -ab : ab;
+    const bool inside = ra < n && rb < n && rab < n;  // its ring, the largest of the three, is below n
+    *i = inside ? best_a + n - 1 : -1, *j = inside ? best_b + n - 1 : -1, *k = inside ? 0 : -1;
+    return inside;
+  }
   *i = static_cast<int>(floor((p.x - ll[0]) / pitch[0]));
   *j = static_cast<int>(floor((p.y - ll[1]) / pitch[1]));
   *k = shape[2] == 1 ? 0 : static_cast<int>(floor((p.z - ll[2]) / pitch[2]));
@@ -127,6 +171,28 @@ MCSIM_HD int enter_fill(const CsgView<Real>& g, Level<Real>& level, Vec3<Real>* 
   *p = level.q;
   const int* shape = g.lattice_shape + 3 * l;
   return g.lattice_universes[g.lattice_begin[l] + (level.k * shape[1] + level.j) * shape[0] + level.i];
+}
+
+// A lattice element's walls as slabs about its centre: per axis, q's and u's
+// components along it and the half-width; returns the axes. A box's axes are x, y
+// (and z in 3-D), half a pitch each; a hexagon's the unit steps to its neighbours
+// a, b and a - b, half a pitch each.
+template <class Real>
+MCSIM_HD int element_walls(const CsgView<Real>& g, int l, Vec3<Real> q, Vec3<Real> u, Real pos[3], Real dir[3], Real half[3]) {
+  const Real* pitch = g.lattice_pitch + 3 * l;
+  const auto kind = static_cast<LatticeKind>(g.lattice_kind[l]);
+  if (kind == LatticeKind::Rectangular) {
+    pos[0] = q.x, pos[1] = q.y, pos[2] = q.z, dir[0] = u.x, dir[1] = u.y, dir[2] = u.z;
+    for (int x = 0; x < 3; ++x) half[x] = Real(0.5) * pitch[x];
+    return g.lattice_shape[3 * l + 2] == 1 ? 2 : 3;
+  }
+  Real a[2], b[2];
+  hex_steps(kind, a, b);
+  const Real c[2] = {a[0] - b[0], a[1] - b[1]};
+  pos[0] = q.x * a[0] + q.y * a[1], pos[1] = q.x * b[0] + q.y * b[1], pos[2] = q.x * c[0] + q.y * c[1];
+  dir[0] = u.x * a[0] + u.y * a[1], dir[1] = u.x * b[0] + u.y * b[1], dir[2] = u.x * c[0] + u.y * c[1];
+  half[0] = half[1] = half[2] = Real(0.5) * pitch[0];
+  return 3;
 }
 
 // Where p (moving along u) is: the cells from the root universe down to a material.
@@ -185,15 +251,11 @@ MCSIM_HD Boundary<Real> distance_to_boundary(const CsgView<Real>& g, const Locat
       if (b.level == l ? d < b.distance : d < b.distance - tie) b = {d, s, l};
     }
     if (level.lattice < 0) continue;
-    // The element's walls, half a pitch either side of its centre.
-    const Real* pitch = g.lattice_pitch + 3 * level.lattice;
-    const Vec3<Real> q = level.q;
-    const Real pos[3] = {q.x, q.y, q.z}, dir[3] = {u.x, u.y, u.z};
-    const int axes = g.lattice_shape[3 * level.lattice + 2] == 1 ? 2 : 3;
+    Real pos[3], dir[3], half[3];
+    const int axes = element_walls(g, level.lattice, level.q, u, pos, dir, half);
     for (int a = 0; a < axes; ++a) {
       if (dir[a] == Real(0)) continue;
-      const Real wall = (dir[a] > Real(0) ? Real(0.5) : Real(-0.5)) * pitch[a];
-      const Real d = (wall - pos[a]) / dir[a];
+      const Real d = ((dir[a] > Real(0) ? half[a] : -half[a]) - pos[a]) / dir[a];
       if (d < b.distance - tie) b = {d > Real(0) ? d : Real(0), -1, l};
     }
   }

@@ -104,9 +104,61 @@ void read_lattice_universes(io::Block& b, LatticeSpec& l, int dimensions) {
   }
 }
 
+// A hexagonal lattice's rings of universe names, the outermost first, each from
+// its top element (orientation y) or its east element (x) clockwise, as OpenMC
+// lists them; placed at their axial indices (CsgView).
+void read_hex_rings(io::Block& b, LatticeSpec& l) {
+  const YAML::Node n = b.raw("rings");
+  const auto bad = [&] {
+    b.error("rings", "expected rings of universe names, the outermost first and the centre last: [[a, b, c, d, e, f], [g]]");
+  };
+  if (!n.IsSequence() || n.size() == 0) return bad();
+  const int rings = static_cast<int>(n.size()), side = 2 * rings - 1, centre = rings - 1;
+  l.shape = {side, side, 1};
+  l.universes.assign(static_cast<std::size_t>(side) * side, "");
+  // Axial steps around a ring, one per side of it, from its first element.
+  static const int steps_y[6][2] = {{1, -1}, {0, -1}, {-1, 0}, {-1, 1}, {0, 1}, {1, 0}};
+  static const int steps_x[6][2] = {{0, -1}, {-1, 0}, {-1, 1}, {0, 1}, {1, 0}, {1, -1}};
+  const auto& steps = l.kind == LatticeKind::HexY ? steps_y : steps_x;
+  for (int m = 0; m < rings; ++m) {
+    const int r = rings - 1 - m, want = r == 0 ? 1 : 6 * r;
+    const YAML::Node ring = n[static_cast<std::size_t>(m)];
+    if (!ring.IsSequence()) return bad();
+    if (static_cast<int>(ring.size()) != want)
+      return b.error("rings", fmt::format("ring {} of {} (counted from the outside) holds {} universes, not {}", m + 1, rings,
+                                          want, ring.size()));
+    int a = l.kind == LatticeKind::HexY ? 0 : r, c = l.kind == LatticeKind::HexY ? r : 0;
+    for (int e = 0; e < want; ++e) {
+      if (!ring[static_cast<std::size_t>(e)].IsScalar()) return bad();
+      l.universes[static_cast<std::size_t>(c + centre) * side + (a + centre)] = ring[static_cast<std::size_t>(e)].Scalar();
+      if (r > 0) a += steps[e / r][0], c += steps[e / r][1];
+    }
+  }
+}
+
+// A hexagonal lattice, two-dimensional: its centre, the distance between
+// neighbouring centres, the orientation and the rings.
+void read_hex_lattice(io::Block& b, LatticeSpec& l) {
+  l.kind = b.choice_of<LatticeKind>("orientation", {"y", "x"}, LatticeKind::HexY, 1);
+  const std::vector<double> pitch = b.reals("pitch", io::Range::positive());
+  const std::vector<double> centre = b.reals("center");
+  if (b.valid() && pitch.size() != 1) b.error("pitch", "takes one number for a hexagonal lattice: the distance between neighbouring centres");
+  if (b.valid() && centre.size() != 2) b.error("center", "takes two numbers, x y (a hexagonal lattice is infinite in z)");
+  if (!b.valid()) return;
+  l.pitch = {pitch[0], pitch[0], 0};
+  l.lower_left = {centre[0], centre[1], 0};
+  read_hex_rings(b, l);
+}
+
 LatticeSpec read_lattice(io::Block& b) {
   LatticeSpec l;
   l.name = b.text("name", std::nullopt);
+  if (b.choice("type", {"rectangular", "hexagonal"}, std::string("rectangular")) == "hexagonal") {
+    read_hex_lattice(b, l);
+    l.outer = b.text("outer", std::string(""));
+    b.finish();
+    return l;
+  }
   const std::vector<double> pitch = b.reals("pitch", io::Range::positive());
   const std::vector<double> low = b.reals("lower_left");
   const int d = static_cast<int>(pitch.size());

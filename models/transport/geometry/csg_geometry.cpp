@@ -191,21 +191,28 @@ Csg::Csg(CsgSpec spec, const std::vector<std::string>& materials)
   if (universe_begin_[1] == 0) throw std::invalid_argument("no cell is in the root universe");
   for (const LatticeSpec& l : spec_.lattices) {
     const std::string whose = fmt::format("lattice '{}'", l.name);
+    const bool hex = l.kind != LatticeKind::Rectangular;
     for (int a = 0; a < 3; ++a) {
       if (l.shape[static_cast<std::size_t>(a)] < 1) throw std::invalid_argument(whose + ": its shape must be at least 1 along each axis");
-      if (!(l.pitch[static_cast<std::size_t>(a)] > 0) && !(a == 2 && l.shape[2] == 1))
+      if (!(l.pitch[static_cast<std::size_t>(a)] > 0) && !(a == 2 && l.shape[2] == 1) && !(hex && a == 1))
         throw std::invalid_argument(whose + ": its pitch must be positive");
     }
     const auto [nx, ny, nz] = l.shape;
+    if (hex && (nx != ny || nx % 2 == 0 || nz != 1))
+      throw std::invalid_argument(whose + ": a hexagonal lattice is 2n - 1 axial indices square, one layer");
     if (l.universes.size() != static_cast<std::size_t>(nx) * ny * nz)
       throw std::invalid_argument(fmt::format("{}: {} universes for a {} x {} x {} lattice", whose, l.universes.size(), nx, ny, nz));
+    lattice_kind_.push_back(static_cast<int>(l.kind));
     for (int i = 0; i < 3; ++i) lattice_shape_.push_back(l.shape[static_cast<std::size_t>(i)]);
     lattice_begin_.push_back(static_cast<int>(lattice_universes_.size()));
-    // Written top row first; stored lowest row first.
+    // Rectangular: written top row first, stored lowest row first. Hexagonal: stored
+    // as given, -1 for the square's corners beyond the last ring.
     for (int k = 0; k < nz; ++k)
       for (int j = 0; j < ny; ++j)
-        for (int i = 0; i < nx; ++i)
-          lattice_universes_.push_back(universe(l.universes[(static_cast<std::size_t>(k) * ny + (ny - 1 - j)) * nx + i], whose));
+        for (int i = 0; i < nx; ++i) {
+          const std::size_t at = (static_cast<std::size_t>(k) * ny + (hex ? j : ny - 1 - j)) * nx + i;
+          lattice_universes_.push_back(hex && l.universes[at].empty() ? -1 : universe(l.universes[at], whose));
+        }
     lattice_outer_.push_back(l.outer.empty() ? -1 : universe(l.outer, whose));
   }
   // No universe may hold itself, and fills may nest kMaxLevels deep at most.
@@ -222,7 +229,7 @@ Csg::Csg(CsgSpec spec, const std::vector<std::string>& materials)
       std::vector<int> seen;
       for (int e = 0; e < n; ++e) {
         const int v = lattice_universes_[static_cast<std::size_t>(lattice_begin_[l] + e)];
-        if (std::find(seen.begin(), seen.end(), v) == seen.end()) seen.push_back(v), descend(v, depth + 1);
+        if (v >= 0 && std::find(seen.begin(), seen.end(), v) == seen.end()) seen.push_back(v), descend(v, depth + 1);
       }
       if (lattice_outer_[l] >= 0) descend(lattice_outer_[l], depth + 1);
     }
@@ -250,7 +257,7 @@ CsgArrays<Real> Csg::arrays() const {
     for (int i = 0; i < 3; ++i)
       a.reals.push_back(i == 2 && l.shape[2] == 1 ? static_cast<Real>(INFINITY) : static_cast<Real>(l.pitch[static_cast<std::size_t>(i)]));
   for (const auto* v : {&surface_kind_, &surface_boundary_, &periodic_partner_, &region_begin_, &region_tokens_, &fill_kind_, &fill_, &universe_begin_, &universe_cells_,
-                        &lattice_shape_, &lattice_begin_, &lattice_universes_, &lattice_outer_})
+                        &lattice_kind_, &lattice_shape_, &lattice_begin_, &lattice_universes_, &lattice_outer_})
     a.ints.insert(a.ints.end(), v->begin(), v->end());
   return a;
 }
@@ -270,13 +277,14 @@ CsgView<Real> CsgArrays<Real>::view(const Real* r, const int* i) const {
   const int* fill = fill_kind + cells;
   const int* universe_begin = fill + cells;
   const int* members = universe_begin + universes + 1;
-  const int* shape = members + universe_cells;
+  const int* lattice_kind = members + universe_cells;
+  const int* shape = lattice_kind + lattices;
   const int* lattice_begin = shape + 3 * lattices;
   const int* elements = lattice_begin + lattices;
   const int* outer = elements + lattice_universes;
   return {surfaces,  cells,         universes, lattices, root,        kind,           coefficients, boundary,
           partner,   region_begin,  tokens,    fill_kind, fill,     translation, universe_begin, members,
-          lower_left, pitch,        shape,     lattice_begin, elements, outer};
+          lattice_kind, lower_left, pitch,        shape,     lattice_begin, elements, outer};
 }
 
 template CsgArrays<float> Csg::arrays<float>() const;

@@ -1,7 +1,7 @@
 // A constructive-solid-geometry model as a config describes it, by names: surfaces
 // with their boundary conditions, cells (a region over the surfaces' half-spaces,
 // in OpenMC's syntax, and a fill), the universes the cells make up and rectangular
-// lattices of universes. Built, it checks every name and cycle and flattens into
+// or hexagonal lattices of universes. Built, it checks every name and cycle and flattens into
 // the arrays CsgView reads on host or device; check_geometry samples points for
 // overlaps and holes.
 #pragma once
@@ -33,10 +33,12 @@ struct CellSpec {
 
 struct LatticeSpec {
   std::string name;
-  std::array<double, 3> lower_left{}, pitch{};
-  std::array<int, 3> shape{1, 1, 1};  // nx, ny, nz (nz = 1: infinite in z)
-  // nx ny nz universe names, as OpenMC writes them: each z layer from the lowest,
-  // its rows from the top (highest y) down, each row from the lowest x.
+  LatticeKind kind = LatticeKind::Rectangular;
+  std::array<double, 3> lower_left{}, pitch{};  // hexagonal: the centre, and the pitch first
+  std::array<int, 3> shape{1, 1, 1};  // nx, ny, nz (nz = 1: infinite in z); hexagonal: 2n - 1, 2n - 1, 1
+  // Rectangular: nx ny nz universe names, as OpenMC writes them: each z layer from
+  // the lowest, its rows from the top (highest y) down, each row from the lowest x.
+  // Hexagonal: in CsgView's order (axial i fastest), "" beyond the last ring.
   std::vector<std::string> universes;
   std::string outer;  // the universe outside the elements; empty: none (a point there is lost)
 };
@@ -84,7 +86,7 @@ class Csg {
   int materials_;
   std::vector<std::string> universes_;  // "root" first
   std::vector<int> surface_kind_, surface_boundary_, periodic_partner_, region_begin_, region_tokens_, fill_kind_, fill_, universe_begin_, universe_cells_;
-  std::vector<int> lattice_shape_, lattice_begin_, lattice_universes_, lattice_outer_;
+  std::vector<int> lattice_kind_, lattice_shape_, lattice_begin_, lattice_universes_, lattice_outer_;
 };
 
 // A region string in postfix tokens over the named surfaces (see RegionOp).
