@@ -16,9 +16,10 @@ file's plots as PNGs with what each was drawn from (plots.json):
   <scenario>.flux.png         the flux against depth or radius, region boundaries
                               marked, the closed form where there is one
   <scenario>.<NAME>_power.png CSG lattice and mesh tallies: the normalised power
-                              map (pin powers) and its relative error, the
-                              largest and least powers marked; 3-D tallies
-                              summed along z, with the axial profile beside
+                              map (pin powers; a hexagonal lattice's hexagons)
+                              and its relative error, the largest and least
+                              powers marked; 3-D tallies averaged along z, with
+                              the axial profile beside
   sweep.<estimate>.png        an estimate across a sweep's grid
 """
 import argparse
@@ -279,11 +280,56 @@ def flux(results, scenario="base"):
     return fig, record
 
 
+def _hex_lattice(results, scenario, tally):
+    """The hexagonal lattice a lattice tally bins by, as (orientation, pitch, centre
+    x, centre y), from the scenario's config; None for any other tally."""
+    import yaml
+    raw = next(s for s in results._raw["scenarios"] if s["name"] == scenario)
+    model = (yaml.safe_load(results.config) or {}).get("model") or {}
+    tallies = yaml.safe_load(raw["overrides"]["model.tallies"]) if "model.tallies" in raw["overrides"] else model.get("tallies")
+    block = next((t for t in tallies or [] if isinstance(t, dict) and t.get("name") == tally), None)
+    if not block or block.get("filter") != "lattice":
+        return None
+    lattice = next((l for l in _geometry(results, scenario).get("lattices") or [] if l.get("name") == block.get("lattice")), None)
+    if not lattice or lattice.get("type") != "hexagonal":
+        return None
+    return str(lattice.get("orientation", "y")), float(lattice["pitch"][0]), float(lattice["center"][0]), float(lattice["center"][1])
+
+
+def _hex_centres(hexagonal, shape):
+    """Each axial index pair's element centre (x, y), arrays over (i, j)."""
+    orientation, pitch, cx, cy = hexagonal
+    a, b = np.meshgrid(np.arange(shape[0]) - (shape[0] - 1) // 2, np.arange(shape[1]) - (shape[1] - 1) // 2, indexing="ij")
+    if orientation == "y":  # steps 30 degrees up from x, and along y
+        return cx + pitch * a * math.sqrt(3) / 2, cy + pitch * (a / 2 + b)
+    return cx + pitch * (a + b / 2), cy + pitch * b * math.sqrt(3) / 2  # along x, and 60 degrees up
+
+
+def _map(ax, values, hexagonal, centres, cmap):
+    """values over (i, j) (NaN: not drawn) as squares, or as the lattice's hexagons."""
+    if hexagonal is None:
+        return ax.imshow(values.T, origin="lower", cmap=cmap, interpolation="nearest")
+    from matplotlib.collections import PatchCollection
+    from matplotlib.patches import RegularPolygon
+    orientation, pitch = hexagonal[0], hexagonal[1]
+    keep = np.isfinite(values)
+    # y: flat top and bottom (a vertex along x); x: a vertex at the top.
+    patches = [RegularPolygon((x, y), 6, radius=pitch / math.sqrt(3), orientation=math.pi / 6 if orientation == "y" else 0)
+               for x, y in zip(centres[0][keep], centres[1][keep])]
+    collection = PatchCollection(patches, cmap=cmap, edgecolor="0.3", linewidth=0.3)
+    collection.set_array(values[keep])
+    ax.add_collection(collection)
+    ax.set_xlim(centres[0][keep].min() - pitch, centres[0][keep].max() + pitch)
+    ax.set_ylim(centres[1][keep].min() - pitch, centres[1][keep].max() + pitch)
+    ax.set_aspect("equal")
+    return collection
+
+
 def power_maps(results, scenario="base"):
     """(file name, figure, record) per NAME_power table (a CSG lattice or mesh
-    tally's normalised fission rates): the map over i (x) and j (y), its relative
-    error, and for several z layers the axial profile; bins that read 0 (no
-    fission) are left blank."""
+    tally's normalised fission rates): the map over i (x) and j (y), or over a
+    hexagonal lattice's hexagons, its relative error, and for several z layers the
+    axial profile; bins that read 0 (no fission) are left blank."""
     out = []
     for name, table in sorted(results.tables.items()):
         if not name.endswith("_power") or list(table.columns[-5:]) != ["i", "j", "k", "power", "power_std_error"]:
@@ -300,30 +346,33 @@ def power_maps(results, scenario="base"):
         # Along z: the radial map is each column's mean, its error from the layers' (independent enough to sum).
         radial, radial_se = power.mean(axis=2), np.sqrt(var.sum(axis=2)) / shape[2]
         fuelled = radial > 0
-        shown = np.where(fuelled, radial, np.nan).T  # rows are j (y), drawn upwards
-        rel = np.where(fuelled, 100 * radial_se / np.where(fuelled, radial, 1), np.nan).T
+        shown = np.where(fuelled, radial, np.nan)
+        rel = np.where(fuelled, 100 * radial_se / np.where(fuelled, radial, 1), np.nan)
+        hexagonal = _hex_lattice(results, scenario, name[:-len("_power")])
+        centres = _hex_centres(hexagonal, shape) if hexagonal else None
         panels = 3 if shape[2] > 1 else 2
         fig, axes = plt.subplots(1, panels, figsize=(5.2 * panels, 4.6))
         record = {"kind": "power_map", "scenario": scenario, "table": name, "shape": list(shape),
-                  "fuelled_bins": int(fuelled.sum())}
+                  "fuelled_bins": int(fuelled.sum()), "hexagonal": hexagonal is not None}
+        im = _map(axes[0], shown, hexagonal, centres, "inferno")
         if fuelled.any():
             for label, pick in (("max", np.nanargmax), ("min", np.nanargmin)):
-                jj, ii = np.unravel_index(pick(shown), shown.shape)
+                ii, jj = np.unravel_index(pick(shown), shown.shape)
                 record[label] = {"i": int(ii), "j": int(jj), "power": float(radial[ii, jj]),
                                  "std_error": float(radial_se[ii, jj])}
-                axes[0].plot(ii, jj, "s", mfc="none", mec="k" if label == "max" else "w", ms=7, mew=1.2)
+                at = (centres[0][ii, jj], centres[1][ii, jj]) if hexagonal else (ii, jj)
+                axes[0].plot(*at, "h" if hexagonal else "s", mfc="none", mec="k" if label == "max" else "w", ms=7, mew=1.2)
             record["mean"] = float(radial[fuelled].mean())
-        im = axes[0].imshow(shown, origin="lower", cmap="inferno", interpolation="nearest")
         fig.colorbar(im, ax=axes[0], shrink=0.85, label="normalised power")
         title = f"{name}: max {readable(record['max']['power'])} +- {record['max']['std_error']:.2g}, " \
                 f"min {readable(record['min']['power'])} +- {record['min']['std_error']:.2g}" if fuelled.any() else name
         axes[0].set_title(title, fontsize=9)
-        im = axes[1].imshow(rel, origin="lower", cmap="viridis", interpolation="nearest")
+        im = _map(axes[1], rel, hexagonal, centres, "viridis")
         fig.colorbar(im, ax=axes[1], shrink=0.85, label="relative standard error (%)")
         axes[1].set_title("its error", fontsize=9)
         for ax in axes[:2]:
-            ax.set_xlabel("i (x)")
-            ax.set_ylabel("j (y)")
+            ax.set_xlabel("x (cm)" if hexagonal else "i (x)")
+            ax.set_ylabel("y (cm)" if hexagonal else "j (y)")
         if shape[2] > 1:
             axial = power.sum(axis=(0, 1))
             axial = axial / axial.mean() if axial.mean() > 0 else axial

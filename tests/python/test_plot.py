@@ -5,6 +5,7 @@ import os
 import struct
 import subprocess
 
+import numpy as np
 import pytest
 
 import mcsim
@@ -171,3 +172,21 @@ def test_pin_power_maps(tmp_path):
             assert (rec[label]["i"], rec[label]["j"]) == (int(row.i), int(row.j))
             assert rec[label]["power"] == row.power and rec[label]["std_error"] == row.power_std_error
     assert m["base.pins_power.png"]["max"]["power"] > 1 > m["base.pins_power.png"]["min"]["power"]
+
+
+def test_hexagonal_pin_powers_are_drawn_as_hexagons(tmp_path):
+    # 37 elements, 7 of them guide tubes: 30 hexagons drawn where the lattice puts
+    # them, the centre (a tube) left blank, the pin pitch between neighbours.
+    r = mcsim.open(run(tmp_path, "transport-hex-assembly.yaml", "run.paths=2000",
+                       "model.eigenvalue={inactive: 3, active: 8}"))
+    m = saved(r, tmp_path / "hex")
+    rec = m["base.pins_power.png"]
+    assert rec["hexagonal"] and rec["shape"] == [7, 7, 1] and rec["fuelled_bins"] == 30
+    (name, fig, record), = plot.power_maps(r)
+    cells = fig.axes[0].collections[0]
+    centres = np.array([p.vertices[:-1].mean(axis=0) for p in cells.get_paths()])
+    assert len(centres) == 30
+    nearest = sorted(np.hypot(*(centres - centres[0]).T))[1]
+    assert nearest == pytest.approx(1.26, rel=1e-9)
+    assert min(np.hypot(*centres.T)) == pytest.approx(1.26, rel=1e-9)  # ring 1; the centre is a tube
+    plot.plt.close(fig)
