@@ -239,6 +239,12 @@ CsgSpec read(const std::string& text, std::vector<std::string>* errors) {
   *errors = diag.lines();
   return spec;
 }
+// The first error a geometry block's text gets, or "(none)".
+std::string first_error(const std::string& text) {
+  std::vector<std::string> errors;
+  read(text, &errors);
+  return errors.empty() ? std::string("(none)") : errors.front();
+}
 }  // namespace
 
 TEST_CASE("a csg block in OpenMC's terms reads into the geometry it describes", "[transport][geometry]") {
@@ -286,11 +292,6 @@ lattices:
 }
 
 TEST_CASE("a csg block's mistakes name their key and line", "[transport][geometry]") {
-  const auto first_error = [](const std::string& text) {
-    std::vector<std::string> errors;
-    read(text, &errors);
-    return errors.empty() ? std::string("(none)") : errors.front();
-  };
   const std::string cells = "cells:\n  - { name: c, material: m }\n";
   CHECK_THAT(first_error("surfaces:\n  - { name: s, type: z-cylinder, coefficients: [0, 0] }\n" + cells),
              Catch::Contains("g.yaml:2:") && Catch::Contains("geometry.surfaces[0].coefficients") &&
@@ -430,11 +431,6 @@ TEST_CASE("a hexagonal lattice puts each point in its nearest centre's element, 
 }
 
 TEST_CASE("a hexagonal lattice's mistakes name their key", "[transport][geometry]") {
-  const auto first_error = [](const std::string& text) {
-    std::vector<std::string> errors;
-    read(text, &errors);
-    return errors.empty() ? std::string("(none)") : errors.front();
-  };
   const std::string cells = "cells:\n  - { name: c, material: m }\n";
   CHECK_THAT(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0], pitch: [1], rings: [[a, b, c], [d]] }\n"),
              Catch::Contains("g.yaml:4:") && Catch::Contains("geometry.lattices[0].rings") &&
@@ -446,4 +442,10 @@ TEST_CASE("a hexagonal lattice's mistakes name their key", "[transport][geometry
   CHECK_THAT(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0], pitch: [1], orientation: z, rings: [[a]] }\n"),
              Catch::Contains("orientation"));
   CHECK(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0], pitch: [1], rings: [[a]] }\n") == "(none)");
+  // Twenty thousand rings, each of the wrong size: refused at the first, before a
+  // square of 40,000^2 names would be allocated.
+  std::string many = "[";
+  for (int r = 0; r < 20000; ++r) many += r ? ", [a]" : "[a]";
+  CHECK_THAT(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0], pitch: [1], rings: " + many + "] }\n"),
+             Catch::Contains("ring 1 of 20000") && Catch::Contains("holds 119994 universes, not 1"));
 }

@@ -114,6 +114,15 @@ void read_hex_rings(io::Block& b, LatticeSpec& l) {
   };
   if (!n.IsSequence() || n.size() == 0) return bad();
   const int rings = static_cast<int>(n.size()), side = 2 * rings - 1, centre = rings - 1;
+  // Every ring's size before the square is allocated: it grows as the rings squared.
+  for (int m = 0; m < rings; ++m) {
+    const int r = rings - 1 - m, want = r == 0 ? 1 : 6 * r;
+    const YAML::Node ring = n[static_cast<std::size_t>(m)];
+    if (!ring.IsSequence()) return bad();
+    if (static_cast<int>(ring.size()) != want)
+      return b.error("rings", fmt::format("ring {} of {} (counted from the outside) holds {} universes, not {}", m + 1, rings,
+                                          want, ring.size()));
+  }
   l.shape = {side, side, 1};
   l.universes.assign(static_cast<std::size_t>(side) * side, "");
   // Axial steps around a ring, one per side of it, from its first element.
@@ -123,10 +132,6 @@ void read_hex_rings(io::Block& b, LatticeSpec& l) {
   for (int m = 0; m < rings; ++m) {
     const int r = rings - 1 - m, want = r == 0 ? 1 : 6 * r;
     const YAML::Node ring = n[static_cast<std::size_t>(m)];
-    if (!ring.IsSequence()) return bad();
-    if (static_cast<int>(ring.size()) != want)
-      return b.error("rings", fmt::format("ring {} of {} (counted from the outside) holds {} universes, not {}", m + 1, rings,
-                                          want, ring.size()));
     int a = l.kind == LatticeKind::HexY ? 0 : r, c = l.kind == LatticeKind::HexY ? r : 0;
     for (int e = 0; e < want; ++e) {
       if (!ring[static_cast<std::size_t>(e)].IsScalar()) return bad();
