@@ -235,6 +235,71 @@ TEST_CASE("one mirrored pin cell absorbs as a mirrored 3 x 3 lattice of it", "[t
   CHECK(one.in_first_material < 0.8 * n);
 }
 
+namespace {
+// Histories that graze the walls of a 17 x 17 lattice of pins far from the origin
+// (x, y in [40, 61.42], where a float's rounding is 4e-6), through nearly void
+// material, mirrors on the west and south faces: each must cross every wall and
+// pin it meets and leak through the east or north face. Some start on a wall.
+template <class Real>
+void check_grazing_flights() {
+  const TransportSpec s = materials_spec(
+      "materials:\n"
+      "  - { name: fuel, total: 1.0e-8, scatter: 0 }\n"
+      "  - { name: water, total: 1.0e-8, scatter: 0 }\n"
+      "geometry: { type: infinite }\nregions: [fuel]\n");
+  CsgSpec spec;
+  spec.surfaces = {csg_surface("fuel", SurfaceKind::ZCylinder, {0, 0, 0.54}),
+                   csg_surface("w", SurfaceKind::XPlane, {40}, SurfaceBoundary::Reflective),
+                   csg_surface("e", SurfaceKind::XPlane, {61.42}, SurfaceBoundary::Vacuum),
+                   csg_surface("s", SurfaceKind::YPlane, {40}, SurfaceBoundary::Reflective),
+                   csg_surface("n", SurfaceKind::YPlane, {61.42}, SurfaceBoundary::Vacuum)};
+  spec.cells = {csg_cell("fuel", "pin", "-fuel", Fill::Material, "fuel"), csg_cell("water", "pin", "+fuel", Fill::Material, "water"),
+                csg_cell("box", "root", "+w -e +s -n", Fill::Lattice, "grid")};
+  LatticeSpec l;
+  l.name = "grid", l.lower_left = {40, 40, 0}, l.pitch = {1.26, 1.26, 0}, l.shape = {17, 17, 1};
+  l.universes.assign(17 * 17, "pin");
+  spec.lattices = {l};
+  const Csg csg(spec, {"fuel", "water"});
+  const CsgArrays<Real> arrays = csg.arrays<Real>();
+  const LayerArrays<Real> m = material_arrays<Real>(s);
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> unit(0, 1);
+  int leaked = 0, absorbed = 0, most = 0;
+  const int n = 4000;
+  for (int i = 0; i < n; ++i) {
+    // Directions within 0.1 to 3 degrees of the z axis; every other start on a wall.
+    const double sine = 0.002 + 0.05 * unit(rng), phi = 2 * M_PI * unit(rng);
+    double x = 40 + 21.42 * unit(rng), y = 40 + 21.42 * unit(rng);
+    if (i % 2) (i % 4 == 1 ? x : y) = 40 + 1.26 * (1 + static_cast<int>(15 * unit(rng)));
+    Particle3<Real> p{{Real(x), Real(y), Real(0)},
+                      {Real(sine * std::cos(phi)), Real(sine * std::sin(phi)), Real(std::sqrt(1 - sine * sine))}, Real(1), 0};
+    Uniforms<Real> u{rng::Stream(31, static_cast<std::uint64_t>(i))};
+    struct {
+      void track(const Location<Real>&, int, Real, Vec3<Real>, Real) {}
+      void collision(int, int, Real, Vec3<Real>) {}
+      void absorbed(int, int, Real) {}
+    } t;
+    int surface = -1;
+    const Fate f = csg_history(arrays.host_view(), m.view(), u, p, t, &surface);
+    INFO("history " << i << ": from " << x << " " << y << " along " << p.u.x << " " << p.u.y << ", " << p.flights << " flights");
+    CHECK((f == Fate::LeakedHigh || f == Fate::Absorbed));
+    // Across the box and back at most three times: some 200 walls and pins.
+    CHECK(p.flights <= 400);
+    leaked += f == Fate::LeakedHigh && (surface == 2 || surface == 4);
+    absorbed += f == Fate::Absorbed;
+    most = std::max(most, p.flights);
+  }
+  INFO(most << " flights at most");
+  CHECK(leaked + absorbed == n);
+  CHECK(leaked > n / 2);
+}
+}  // namespace
+
+TEST_CASE("float and double histories grazing the walls of a lattice far from the origin cross each one", "[transport][csg]") {
+  SECTION("float") { check_grazing_flights<float>(); }
+  SECTION("double") { check_grazing_flights<double>(); }
+}
+
 TEST_CASE("track-length tallies of a mirrored lattice: absorption adds up to one a history, its pins fission alike",
           "[transport][csg]") {
   const TransportSpec s = materials_spec(

@@ -216,27 +216,31 @@ MCSIM_HD Location<Real> locate(const CsgView<Real>& g, Vec3<Real> p, Vec3<Real> 
   return loc.material = -1, loc;
 }
 
-// How far past a surface a crossing puts a particle, so that the search of its
-// next cell finds the cell beyond: some thousands of roundings of a position of a
-// metre, far below any flight. Boundaries closer together than this are one.
+// How far past a surface (along its normal) a crossing puts a particle, so that
+// the search of its next cell finds the cell beyond: more than ten roundings of a
+// position of a metre (float; a hundred thousand in double), far below any flight.
+// Boundaries closer together than this are one.
 template <class Real>
 MCSIM_HD Real surface_nudge() {
   return sizeof(Real) == sizeof(float) ? Real(1e-4) : Real(1e-9);
 }
 
 // What a flight from a location meets first: its distance, and the surface (or
-// -1 for a lattice element's wall) and the level it belongs to.
+// -1 for a lattice element's wall, then the wall's axis as element_walls numbers
+// them) and the level it belongs to.
 template <class Real>
 struct Boundary {
   Real distance;
-  int surface, level;
+  int surface, level, axis = -1;
 };
 
 // The distance along u from the location's point to the nearest boundary of any of
 // its levels' cells or lattice elements. Where boundaries coincide (a lattice's
 // outer wall on its cell's plane, one plane in two universes) the surface of the
 // highest level wins, so the root's boundary conditions are not missed by a
-// rounding: a later candidate must be nearer by more than surface_nudge.
+// rounding: a later candidate must be nearer by more than surface_nudge measured
+// across it (along the flight, that over the cosine to its normal: a grazing
+// flight's distances to two coincident planes differ by a rounding over it).
 template <class Real>
 MCSIM_HD Boundary<Real> distance_to_boundary(const CsgView<Real>& g, const Location<Real>& loc, Vec3<Real> u) {
   Boundary<Real> b{static_cast<Real>(INFINITY), -1, -1};
@@ -247,8 +251,11 @@ MCSIM_HD Boundary<Real> distance_to_boundary(const CsgView<Real>& g, const Locat
       const int token = g.region_tokens[t];
       if (token < 0) continue;
       const int s = token >> 1;
-      const Real d = surface_distance(static_cast<SurfaceKind>(g.surface_kind[s]), coefficients_of(g, s), level.p, u);
-      if (b.level == l ? d < b.distance : d < b.distance - tie) b = {d, s, l};
+      const auto kind = static_cast<SurfaceKind>(g.surface_kind[s]);
+      const Real d = surface_distance(kind, coefficients_of(g, s), level.p, u);
+      if (d < b.distance &&
+          (b.level < 0 || b.level == l || (b.distance - d) * normal_cosine(kind, coefficients_of(g, s), level.p + d * u, u) > tie))
+        b = {d, s, l};
     }
     if (level.lattice < 0) continue;
     Real pos[3], dir[3], half[3];
@@ -256,10 +263,37 @@ MCSIM_HD Boundary<Real> distance_to_boundary(const CsgView<Real>& g, const Locat
     for (int a = 0; a < axes; ++a) {
       if (dir[a] == Real(0)) continue;
       const Real d = ((dir[a] > Real(0) ? half[a] : -half[a]) - pos[a]) / dir[a];
-      if (d < b.distance - tie) b = {d > Real(0) ? d : Real(0), -1, l};
+      if (d < b.distance && (b.level < 0 || (b.distance - d) * (dir[a] < Real(0) ? -dir[a] : dir[a]) > tie))
+        b = {d > Real(0) ? d : Real(0), -1, l, a};
     }
   }
   return b;
+}
+
+// The unit normal of the boundary b that a flight from loc along u crosses at b's
+// distance, pointing to the side `onward` leaves it to (onward is u, or the
+// mirrored direction at a reflective surface). The crossing's nudge goes along it:
+// a nudge along the flight moves a grazing particle by less than a rounding of its
+// position across the boundary, and the next search would find the cell it left.
+template <class Real>
+MCSIM_HD Vec3<Real> crossing_normal(const CsgView<Real>& g, const Location<Real>& loc, const Boundary<Real>& b, Vec3<Real> u,
+                                    Vec3<Real> onward) {
+  const Level<Real>& level = loc.level[b.level];
+  Vec3<Real> n{};
+  if (b.surface >= 0) {
+    const int s = b.surface;
+    n = surface_gradient(static_cast<SurfaceKind>(g.surface_kind[s]), coefficients_of(g, s), level.p + b.distance * u);
+  } else if (static_cast<LatticeKind>(g.lattice_kind[level.lattice]) == LatticeKind::Rectangular) {
+    n = {Real(b.axis == 0), Real(b.axis == 1), Real(b.axis == 2)};
+  } else {  // a hexagon's axes: its steps a, b and a - b
+    Real a[2], s[2];
+    hex_steps(static_cast<LatticeKind>(g.lattice_kind[level.lattice]), a, s);
+    if (b.axis == 2) s[0] = a[0] - s[0], s[1] = a[1] - s[1];
+    n = b.axis == 0 ? Vec3<Real>{a[0], a[1], Real(0)} : Vec3<Real>{s[0], s[1], Real(0)};
+  }
+  const Real length = sqrt(dot(n, n));
+  if (!(length > Real(0))) return onward;
+  return (dot(n, onward) < Real(0) ? -Real(1) / length : Real(1) / length) * n;
 }
 
 }  // namespace mcsim::transport::geometry

@@ -20,7 +20,12 @@ struct Particle3 {
   Vec3<Real> p, u;  // position, unit direction
   Real w;
   int g;
+  int flights = 0;  // so far; past kMaxFlights the history counts as lost
 };
+
+// A history's flights at most (OpenMC's default limit of a particle's events): a
+// particle caught by a geometry's flaw ends instead of running forever.
+constexpr int kMaxFlights = 1000000;
 
 // A direction uniform on the sphere, from two uniforms.
 template <class Real>
@@ -55,6 +60,10 @@ MCSIM_HD bool collide3(const LayerView<Real>& materials, Uniforms<Real>& u, int 
 template <class Real, class Tally>
 MCSIM_HD bool csg_flight(const CsgView<Real>& g, const LayerView<Real>& materials, Uniforms<Real>& u, Particle3<Real>& p,
                          Tally& t, Fate* fate, int* surface) {
+  if (++p.flights > kMaxFlights) {
+    *fate = Fate::Lost, *surface = -1;
+    return false;
+  }
   const Location<Real> loc = locate(g, p.p, p.u);
   const int m = loc.material;
   const Real to_collision = m >= 0 ? flight_distance(u.e, materials.mean_free_path[m * materials.groups + p.g]) : Real(0);
@@ -71,6 +80,7 @@ MCSIM_HD bool csg_flight(const CsgView<Real>& g, const LayerView<Real>& material
     *fate = Fate::Absorbed;
     return collide3(materials, u, m, p, t);
   }
+  const Vec3<Real> u_before = p.u;
   if (b.surface >= 0 && b.level == 0) {
     const int s = b.surface;
     const auto kind = static_cast<SurfaceKind>(g.surface_kind[s]);
@@ -89,7 +99,7 @@ MCSIM_HD bool csg_flight(const CsgView<Real>& g, const LayerView<Real>& material
       default: break;
     }
   }
-  p.p = p.p + surface_nudge<Real>() * p.u;
+  p.p = p.p + surface_nudge<Real>() * crossing_normal(g, loc, b, u_before, p.u);
   return true;
 }
 

@@ -121,6 +121,14 @@ MCSIM_HD Vec3<Real> surface_gradient(SurfaceKind kind, const Real* c, Vec3<Real>
   }
 }
 
+// |cos| of the angle between u and the surface's normal at p (0 where it has none).
+template <class Real>
+MCSIM_HD Real normal_cosine(SurfaceKind kind, const Real* c, Vec3<Real> p, Vec3<Real> u) {
+  const Vec3<Real> n = surface_gradient(kind, c, p);
+  const Real nn = dot(n, n), un = dot(u, n);
+  return nn > Real(0) ? (un < Real(0) ? -un : un) / sqrt(nn) : Real(0);
+}
+
 // u mirrored in the surface at p: u - 2 (u.n / n.n) n.
 template <class Real>
 MCSIM_HD Vec3<Real> reflect(SurfaceKind kind, const Real* c, Vec3<Real> p, Vec3<Real> u) {
