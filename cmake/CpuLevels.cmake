@@ -1,8 +1,8 @@
 # The x86-64 levels the CPU hot loops are compiled for beside the baseline (GCC's
-# target_clones, picked at load time). "host" (the default) takes those the building
-# machine runs, so that every clone in the binary is one its tests can run; "all"
-# builds a binary that is fast on other CPUs too; "none" the baseline alone.
-set(MCSIM_CPU_LEVELS "host" CACHE STRING "x86-64 levels for the CPU hot loops: host, all, none, or a list of x86-64-v4 and x86-64-v3")
+# target_clones, picked at load time). "all" (the default) is fast on any x86-64
+# CPU; "host" takes only those the building machine runs, so that every copy in the
+# binary is one its tests can run; "none" the baseline alone.
+set(MCSIM_CPU_LEVELS "all" CACHE STRING "x86-64 levels for the CPU hot loops: all, host, none, or a list of x86-64-v4 and x86-64-v3")
 set(_levels "${MCSIM_CPU_LEVELS}")
 if(_levels STREQUAL "all")
   set(_levels x86-64-v4 x86-64-v3)
@@ -27,7 +27,7 @@ foreach(_level IN LISTS _levels)
   elseif(_level STREQUAL "x86-64-v3")
     add_compile_definitions(MCSIM_CLONE_V3)
   else()
-    message(FATAL_ERROR "MCSIM_CPU_LEVELS: unknown level '${_level}' (host, all, none, x86-64-v4, x86-64-v3)")
+    message(FATAL_ERROR "MCSIM_CPU_LEVELS: unknown level '${_level}' (all, host, none, x86-64-v4, x86-64-v3)")
   endif()
 endforeach()
 if(_levels)
