@@ -430,13 +430,81 @@ TEST_CASE("a hexagonal lattice puts each point in its nearest centre's element, 
   }
 }
 
+TEST_CASE("a 3-D hexagonal lattice stacks its layers from the lowest about its centre's z", "[transport][geometry]") {
+  // Three layers 2 cm high centred on z = 1 (from -2 to 4), each of two rings: the
+  // centre element e<layer>c, its ring e<layer>r; a point above or below is outside.
+  std::string cells = "cells:\n  - { name: all, lattice: stack }\n  - { name: around, universe: around, material: water }\n";
+  std::string layers = "[";
+  for (int k = 0; k < 3; ++k) {
+    const std::string ring = "e" + std::to_string(k) + "r", centre = "e" + std::to_string(k) + "c";
+    cells += "  - { name: " + ring + ", universe: " + ring + ", material: water }\n";
+    cells += "  - { name: " + centre + ", universe: " + centre + ", material: uo2 }\n";
+    layers += std::string(k ? ", " : "") + "[[" + ring + ", " + ring + ", " + ring + ", " + ring + ", " + ring + ", " + ring + "], [" + centre + "]]";
+  }
+  for (const char* orientation : {"y", "x"}) {
+    INFO(orientation);
+    std::vector<std::string> errors;
+    const CsgSpec spec = read(cells + "lattices:\n  - { name: stack, type: hexagonal, center: [0.5, 0.25, 1], pitch: [1.2, 2], "
+                                          "orientation: " + orientation + ", outer: around, layers: " + layers + "] }\n",
+                              &errors);
+    REQUIRE(errors.empty());
+    CHECK(spec.lattices[0].shape == std::array<int, 3>{3, 3, 3});
+    const Csg csg(spec, kMaterials);
+    const auto a = csg.arrays<double>();
+    const auto at = [&](double x, double y, double z, Vec3<double> u = {0, 0, 1}) { return locate(a.host_view(), Vec3<double>{x, y, z}, u); };
+    const auto universe_of = [&](const Location<double>& loc) {
+      return loc.levels < 2 ? std::string("(none)") : csg.universe_names()[static_cast<std::size_t>(loc.level[1].universe)];
+    };
+    // The neighbour's centre 1.2 away, above (y) or east (x).
+    const double nx = orientation[0] == 'y' ? 0.5 : 1.7, ny = orientation[0] == 'y' ? 1.45 : 0.25;
+    for (int k = 0; k < 3; ++k) {
+      const double z = -2 + 2 * k + 0.3;
+      const Location<double> c = at(0.5, 0.25, z), r = at(nx, ny, z + 1.4);
+      CHECK(universe_of(c) == "e" + std::to_string(k) + "c");
+      CHECK(universe_of(r) == "e" + std::to_string(k) + "r");
+      CHECK(c.level[0].k == k);
+      CHECK(c.level[1].p.z == Approx(-0.7).epsilon(1e-12));  // about the layer's middle
+      CHECK(r.level[1].p.z == Approx(0.7).epsilon(1e-12));
+      // Up from the layer's middle: its ceiling one cm away; sideways a neighbour's wall.
+      const Location<double> mid = at(0.5, 0.25, -1 + 2 * k);
+      CHECK(distance_to_boundary(a.host_view(), mid, Vec3<double>{0, 0, 1}).distance == Approx(1).epsilon(1e-12));
+      CHECK(distance_to_boundary(a.host_view(), mid, Vec3<double>{0, 0, 1}).axis == 3);
+      const Vec3<double> toward{(nx - 0.5) / 1.2, (ny - 0.25) / 1.2, 0};
+      CHECK(distance_to_boundary(a.host_view(), mid, toward).distance == Approx(0.6).epsilon(1e-12));
+      // Slanted: the nearer of the ceiling (1 / 0.8 along it) and the wall (0.6 / 0.6).
+      const Vec3<double> slant{0.6 * toward.x, 0.6 * toward.y, 0.8};
+      CHECK(distance_to_boundary(a.host_view(), mid, slant).distance == Approx(1).epsilon(1e-12));
+      CHECK(distance_to_boundary(a.host_view(), mid, slant).axis != 3);
+    }
+    CHECK(universe_of(at(0.5, 0.25, -2.01)) == "around");
+    CHECK(universe_of(at(0.5, 0.25, 4.01)) == "around");
+    CHECK(universe_of(at(0.5, 0.25, 3.99)) == "e2c");
+  }
+}
+
 TEST_CASE("a hexagonal lattice's mistakes name their key", "[transport][geometry]") {
   const std::string cells = "cells:\n  - { name: c, material: m }\n";
   CHECK_THAT(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0], pitch: [1], rings: [[a, b, c], [d]] }\n"),
              Catch::Contains("g.yaml:4:") && Catch::Contains("geometry.lattices[0].rings") &&
                  Catch::Contains("ring 1 of 2 (counted from the outside) holds 6 universes, not 3"));
-  CHECK_THAT(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0], pitch: [1, 1], rings: [[a]] }\n"),
+  CHECK_THAT(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0], pitch: [1, 1, 1], rings: [[a]] }\n"),
              Catch::Contains("pitch") && Catch::Contains("takes one number for a hexagonal lattice"));
+  CHECK_THAT(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0], pitch: [1, 1], layers: [[[a]]] }\n"),
+             Catch::Contains("center") && Catch::Contains("takes three numbers for a 3-D hexagonal lattice"));
+  CHECK_THAT(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0, 0], pitch: [1, 2], rings: [[a]] }\n"),
+             Catch::Contains("rings") && Catch::Contains("a 3-D one (two pitches) lists `layers`"));
+  CHECK_THAT(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0], pitch: [1], layers: [[[a]]] }\n"),
+             Catch::Contains("layers") && Catch::Contains("is for a 3-D hexagonal lattice"));
+  CHECK_THAT(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0, 0], pitch: [1, 2], "
+                                 "layers: [[[a, a, a, a, a, a], [a]], [[a]]] }\n"),
+             Catch::Contains("geometry.lattices[0].layers") && Catch::Contains("layer 2 of 2: 1 rings, where the first layer has 2"));
+  CHECK_THAT(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0, 0], pitch: [1, 2], "
+                                 "layers: [[[a, a, a, a, a, a], [a]], [[a, a, a], [a]]] }\n"),
+             Catch::Contains("layer 2 of 2: ring 1 of 2 (counted from the outside) holds 6 universes, not 3"));
+  CHECK_THAT(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0, 0], pitch: [1, 2], layers: [] }\n"),
+             Catch::Contains("layers") && Catch::Contains("expected a list of layers from the lowest"));
+  CHECK(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0, 0], pitch: [1, 2], "
+                            "layers: [[[a, a, a, a, a, a], [a]], [[a, a, a, a, a, a], [a]]] }\n") == "(none)");
   CHECK_THAT(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0, 0], pitch: [1], rings: [[a]] }\n"),
              Catch::Contains("center") && Catch::Contains("takes two numbers"));
   CHECK_THAT(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0], pitch: [1], orientation: z, rings: [[a]] }\n"),

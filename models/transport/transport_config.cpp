@@ -520,17 +520,20 @@ const std::vector<io::KeySchema>& transport_keys() {
       {"model.geometry.lattices[].name", "text", "", "",
        "transport: csg: the lattice's name"},
       {"model.geometry.lattices[].type", "one of", "rectangular", "rectangular, hexagonal",
-       "transport: csg: boxes on a grid, or hexagons in rings (two-dimensional, infinite in z)"},
+       "transport: csg: boxes on a grid, or hexagons in rings (in layers along z for a 3-D one)"},
       {"model.geometry.lattices[].pitch", "list of numbers", "-", "> 0",
-       "transport: csg: the elements' widths in cm: x y (a 2-D lattice) or x y z; hexagonal: one number, "
-       "the distance between neighbouring centres"},
+       "transport: csg: the elements' widths in cm: x y (a 2-D lattice) or x y z; hexagonal: the distance between "
+       "neighbouring centres, and for a 3-D lattice its layers' height"},
       {"model.geometry.lattices[].center", "list of numbers", "-", "",
-       "transport: csg: hexagonal: the centre element's centre, x y"},
+       "transport: csg: hexagonal: the centre element's centre, x y, or x y z (3-D: the middle of its layers)"},
       {"model.geometry.lattices[].orientation", "one of", "y", "y, x",
        "transport: csg: hexagonal: y, neighbours above and below each element (flat top and bottom); x, beside it"},
       {"model.geometry.lattices[].rings", "any", "-", "",
        "transport: csg: hexagonal: rings of universe names, the outermost first and the centre last, each from its "
        "top element (orientation y) or its east element (x) clockwise; ring r from the centre holds 6 r"},
+      {"model.geometry.lattices[].layers", "any", "-", "",
+       "transport: csg: hexagonal, 3-D (two pitches): a list of rings as `rings` takes them, a layer each, from "
+       "the lowest z"},
       {"model.geometry.lattices[].lower_left", "list of numbers", "-", "",
        "transport: csg: the lattice's lower left corner"},
       {"model.geometry.lattices[].universes", "any", "-", "",

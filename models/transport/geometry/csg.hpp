@@ -45,11 +45,12 @@ struct CsgView {
   // nz = 1 and an infinite z pitch), shape (3 ints), the offset of its element
   // universes in lattice_universes ((k ny + j) nx + i, j = 0 the lowest row), and
   // the universe outside its elements (-1: none). A hexagonal lattice of n rings
-  // (2-D) keeps its centre as lower-left corner, the distance between neighbouring
-  // centres as pitch, and its elements by axial indices: i - (n - 1) steps of the
-  // first neighbour (HexY: 30 degrees up from x; HexX: along x), j - (n - 1) of the
-  // second (HexY: along y; HexX: 60 degrees), in a (2n - 1)^2 square whose
-  // corners beyond ring n - 1 hold -1.
+  // keeps its centre (x, y; and its lowest z) as lower-left corner, the distance
+  // between neighbouring centres as pitch (x, y; the layers' height as z), and a
+  // layer's elements by axial indices: i - (n - 1) steps of the first neighbour
+  // (HexY: 30 degrees up from x; HexX: along x), j - (n - 1) of the second (HexY:
+  // along y; HexX: 60 degrees), in a (2n - 1)^2 square whose corners beyond ring
+  // n - 1 hold -1.
   const int* lattice_kind;  // a LatticeKind per lattice
   const Real* lattice_lower_left;
   const Real* lattice_pitch;
@@ -122,6 +123,9 @@ MCSIM_HD bool lattice_element(const CsgView<Real>& g, int l, Vec3<Real> p, int* 
   const Real* pitch = g.lattice_pitch + 3 * l;
   const int* shape = g.lattice_shape + 3 * l;
   const auto kind = static_cast<LatticeKind>(g.lattice_kind[l]);
+  // Along z (a lattice of one layer is infinite in z): the layer, and p about its middle.
+  const int layer = shape[2] == 1 ? 0 : static_cast<int>(floor((p.z - ll[2]) / pitch[2]));
+  const Real z = shape[2] == 1 ? p.z : p.z - (ll[2] + (Real(layer) + Real(0.5)) * pitch[2]);
   if (kind != LatticeKind::Rectangular) {
     // The nearest centre: p lies in a rhombus of two equilateral triangles, so it
     // is one of the rhombus's four corners.
@@ -138,18 +142,18 @@ MCSIM_HD bool lattice_element(const CsgView<Real>& g, int l, Vec3<Real> p, int* 
       const Real d = ex * ex + ey * ey;
       if (d < best) best = d, best_a = ca, best_b = cb, dx = ex, dy = ey;
     }
-    *local = {dx * pitch[0], dy * pitch[0], p.z};
+    *local = {dx * pitch[0], dy * pitch[0], z};
     const int n = (shape[0] + 1) / 2, ab = best_a + best_b;
     const int ra = best_a < 0 ? -best_a : best_a, rb = best_b < 0 ? -best_b : best_b, rab = ab < 0 ? -ab : ab;
-    const bool inside = ra < n && rb < n && rab < n;  // its ring, the largest of the three, is below n
-    *i = inside ? best_a + n - 1 : -1, *j = inside ? best_b + n - 1 : -1, *k = inside ? 0 : -1;
+    // Its ring, the largest of the three, is below n, and its layer one of the lattice's.
+    const bool inside = ra < n && rb < n && rab < n && layer >= 0 && layer < shape[2];
+    *i = inside ? best_a + n - 1 : -1, *j = inside ? best_b + n - 1 : -1, *k = inside ? layer : -1;
     return inside;
   }
   *i = static_cast<int>(floor((p.x - ll[0]) / pitch[0]));
   *j = static_cast<int>(floor((p.y - ll[1]) / pitch[1]));
-  *k = shape[2] == 1 ? 0 : static_cast<int>(floor((p.z - ll[2]) / pitch[2]));
-  *local = {p.x - (ll[0] + (Real(*i) + Real(0.5)) * pitch[0]), p.y - (ll[1] + (Real(*j) + Real(0.5)) * pitch[1]),
-            shape[2] == 1 ? p.z : p.z - (ll[2] + (Real(*k) + Real(0.5)) * pitch[2])};
+  *k = layer;
+  *local = {p.x - (ll[0] + (Real(*i) + Real(0.5)) * pitch[0]), p.y - (ll[1] + (Real(*j) + Real(0.5)) * pitch[1]), z};
   return *i >= 0 && *i < shape[0] && *j >= 0 && *j < shape[1] && *k >= 0 && *k < shape[2];
 }
 
@@ -176,15 +180,18 @@ MCSIM_HD int enter_fill(const CsgView<Real>& g, Level<Real>& level, Vec3<Real>* 
 // A lattice element's walls as slabs about its centre: per axis, q's and u's
 // components along it and the half-width; returns the axes. A box's axes are x, y
 // (and z in 3-D), half a pitch each; a hexagon's the unit steps to its neighbours
-// a, b and a - b, half a pitch each.
+// a, b and a - b, half a pitch each (and z in 3-D, half the layers' height).
+constexpr int kMaxWallAxes = 4;
 template <class Real>
-MCSIM_HD int element_walls(const CsgView<Real>& g, int l, Vec3<Real> q, Vec3<Real> u, Real pos[3], Real dir[3], Real half[3]) {
+MCSIM_HD int element_walls(const CsgView<Real>& g, int l, Vec3<Real> q, Vec3<Real> u, Real pos[kMaxWallAxes],
+                           Real dir[kMaxWallAxes], Real half[kMaxWallAxes]) {
   const Real* pitch = g.lattice_pitch + 3 * l;
   const auto kind = static_cast<LatticeKind>(g.lattice_kind[l]);
+  const bool layered = g.lattice_shape[3 * l + 2] > 1;
   if (kind == LatticeKind::Rectangular) {
     pos[0] = q.x, pos[1] = q.y, pos[2] = q.z, dir[0] = u.x, dir[1] = u.y, dir[2] = u.z;
     for (int x = 0; x < 3; ++x) half[x] = Real(0.5) * pitch[x];
-    return g.lattice_shape[3 * l + 2] == 1 ? 2 : 3;
+    return layered ? 3 : 2;
   }
   Real a[2], b[2];
   hex_steps(kind, a, b);
@@ -192,7 +199,8 @@ MCSIM_HD int element_walls(const CsgView<Real>& g, int l, Vec3<Real> q, Vec3<Rea
   pos[0] = q.x * a[0] + q.y * a[1], pos[1] = q.x * b[0] + q.y * b[1], pos[2] = q.x * c[0] + q.y * c[1];
   dir[0] = u.x * a[0] + u.y * a[1], dir[1] = u.x * b[0] + u.y * b[1], dir[2] = u.x * c[0] + u.y * c[1];
   half[0] = half[1] = half[2] = Real(0.5) * pitch[0];
-  return 3;
+  pos[3] = q.z, dir[3] = u.z, half[3] = Real(0.5) * pitch[2];
+  return layered ? 4 : 3;
 }
 
 // Where p (moving along u) is: the cells from the root universe down to a material.
@@ -258,7 +266,7 @@ MCSIM_HD Boundary<Real> distance_to_boundary(const CsgView<Real>& g, const Locat
         b = {d, s, l};
     }
     if (level.lattice < 0) continue;
-    Real pos[3], dir[3], half[3];
+    Real pos[kMaxWallAxes], dir[kMaxWallAxes], half[kMaxWallAxes];
     const int axes = element_walls(g, level.lattice, level.q, u, pos, dir, half);
     for (int a = 0; a < axes; ++a) {
       if (dir[a] == Real(0)) continue;
@@ -285,6 +293,8 @@ MCSIM_HD Vec3<Real> crossing_normal(const CsgView<Real>& g, const Location<Real>
     n = surface_gradient(static_cast<SurfaceKind>(g.surface_kind[s]), coefficients_of(g, s), level.p + b.distance * u);
   } else if (static_cast<LatticeKind>(g.lattice_kind[level.lattice]) == LatticeKind::Rectangular) {
     n = {Real(b.axis == 0), Real(b.axis == 1), Real(b.axis == 2)};
+  } else if (b.axis == 3) {  // a hexagonal layer's floor or ceiling
+    n.z = Real(1);
   } else {  // a hexagon's axes: its steps a, b and a - b
     Real a[2], s[2];
     hex_steps(static_cast<LatticeKind>(g.lattice_kind[level.lattice]), a, s);

@@ -104,27 +104,33 @@ void read_lattice_universes(io::Block& b, LatticeSpec& l, int dimensions) {
   }
 }
 
-// A hexagonal lattice's rings of universe names, the outermost first, each from
-// its top element (orientation y) or its east element (x) clockwise, as OpenMC
-// lists them; placed at their axial indices (CsgView).
-void read_hex_rings(io::Block& b, LatticeSpec& l) {
-  const YAML::Node n = b.raw("rings");
+// A hexagonal lattice's rings of universe names (one layer's: `n`, read from
+// `key`), the outermost first, each from its top element (orientation y) or its
+// east element (x) clockwise, as OpenMC lists them; placed at their axial indices
+// (CsgView) in layer `layer` of `layers`. The first layer sets the ring count.
+void read_hex_rings(io::Block& b, LatticeSpec& l, const YAML::Node& n, const std::string& key, int layer, int layers) {
+  const std::string where = layers > 1 ? fmt::format("layer {} of {}: ", layer + 1, layers) : "";
   const auto bad = [&] {
-    b.error("rings", "expected rings of universe names, the outermost first and the centre last: [[a, b, c, d, e, f], [g]]");
+    b.error(key, where + "expected rings of universe names, the outermost first and the centre last: [[a, b, c, d, e, f], [g]]");
   };
   if (!n.IsSequence() || n.size() == 0) return bad();
   const int rings = static_cast<int>(n.size()), side = 2 * rings - 1, centre = rings - 1;
+  if (layer > 0 && side != l.shape[0])
+    return b.error(key, fmt::format("{}{} rings, where the first layer has {}", where, rings, (l.shape[0] + 1) / 2));
   // Every ring's size before the square is allocated: it grows as the rings squared.
   for (int m = 0; m < rings; ++m) {
     const int r = rings - 1 - m, want = r == 0 ? 1 : 6 * r;
     const YAML::Node ring = n[static_cast<std::size_t>(m)];
     if (!ring.IsSequence()) return bad();
     if (static_cast<int>(ring.size()) != want)
-      return b.error("rings", fmt::format("ring {} of {} (counted from the outside) holds {} universes, not {}", m + 1, rings,
-                                          want, ring.size()));
+      return b.error(key, fmt::format("{}ring {} of {} (counted from the outside) holds {} universes, not {}", where, m + 1,
+                                      rings, want, ring.size()));
   }
-  l.shape = {side, side, 1};
-  l.universes.assign(static_cast<std::size_t>(side) * side, "");
+  if (layer == 0) {
+    l.shape = {side, side, layers};
+    l.universes.assign(static_cast<std::size_t>(side) * side * static_cast<std::size_t>(layers), "");
+  }
+  const std::size_t base = static_cast<std::size_t>(layer) * side * side;
   // Axial steps around a ring, one per side of it, from its first element.
   static const int steps_y[6][2] = {{1, -1}, {0, -1}, {-1, 0}, {-1, 1}, {0, 1}, {1, 0}};
   static const int steps_x[6][2] = {{0, -1}, {-1, 0}, {-1, 1}, {0, 1}, {1, 0}, {1, -1}};
@@ -135,24 +141,42 @@ void read_hex_rings(io::Block& b, LatticeSpec& l) {
     int a = l.kind == LatticeKind::HexY ? 0 : r, c = l.kind == LatticeKind::HexY ? r : 0;
     for (int e = 0; e < want; ++e) {
       if (!ring[static_cast<std::size_t>(e)].IsScalar()) return bad();
-      l.universes[static_cast<std::size_t>(c + centre) * side + (a + centre)] = ring[static_cast<std::size_t>(e)].Scalar();
+      l.universes[base + static_cast<std::size_t>(c + centre) * side + (a + centre)] = ring[static_cast<std::size_t>(e)].Scalar();
       if (r > 0) a += steps[e / r][0], c += steps[e / r][1];
     }
   }
 }
 
-// A hexagonal lattice, two-dimensional: its centre, the distance between
-// neighbouring centres, the orientation and the rings.
+// A hexagonal lattice: its centre, the distance between neighbouring centres, the
+// orientation and the rings; in 3-D (a second pitch: the layers' height) the
+// centre's z is the middle of its layers, listed from the lowest.
 void read_hex_lattice(io::Block& b, LatticeSpec& l) {
   l.kind = b.choice_of<LatticeKind>("orientation", {"y", "x"}, LatticeKind::HexY, 1);
   const std::vector<double> pitch = b.reals("pitch", io::Range::positive());
   const std::vector<double> centre = b.reals("center");
-  if (b.valid() && pitch.size() != 1) b.error("pitch", "takes one number for a hexagonal lattice: the distance between neighbouring centres");
-  if (b.valid() && centre.size() != 2) b.error("center", "takes two numbers, x y (a hexagonal lattice is infinite in z)");
+  const bool layered = pitch.size() == 2;
+  if (b.valid() && pitch.size() != 1 && !layered)
+    b.error("pitch", "takes one number for a hexagonal lattice (the distance between neighbouring centres), or two in 3-D "
+                     "(and its layers' height)");
+  if (b.valid() && centre.size() != (layered ? 3u : 2u))
+    b.error("center", layered ? "takes three numbers for a 3-D hexagonal lattice, x y z (z: the middle of its layers)"
+                              : "takes two numbers, x y (a hexagonal lattice of one pitch is infinite in z)");
+  if (b.valid() && b.has(layered ? "rings" : "layers"))
+    b.error(layered ? "rings" : "layers", layered ? "is for a 2-D hexagonal lattice; a 3-D one (two pitches) lists `layers`"
+                                                  : "is for a 3-D hexagonal lattice, whose pitch has two numbers");
   if (!b.valid()) return;
-  l.pitch = {pitch[0], pitch[0], 0};
-  l.lower_left = {centre[0], centre[1], 0};
-  read_hex_rings(b, l);
+  if (!layered) {
+    l.pitch = {pitch[0], pitch[0], 0};
+    l.lower_left = {centre[0], centre[1], 0};
+    return read_hex_rings(b, l, b.raw("rings"), "rings", 0, 1);
+  }
+  const YAML::Node layers = b.raw("layers");
+  if (!layers.IsSequence() || layers.size() == 0)
+    return b.error("layers", "expected a list of layers from the lowest, each rings of universe names as `rings` takes them");
+  const int n = static_cast<int>(layers.size());
+  l.pitch = {pitch[0], pitch[0], pitch[1]};
+  l.lower_left = {centre[0], centre[1], centre[2] - 0.5 * n * pitch[1]};
+  for (int k = 0; k < n && b.valid(); ++k) read_hex_rings(b, l, layers[static_cast<std::size_t>(k)], "layers", k, n);
 }
 
 LatticeSpec read_lattice(io::Block& b) {

@@ -198,8 +198,8 @@ Csg::Csg(CsgSpec spec, const std::vector<std::string>& materials)
         throw std::invalid_argument(whose + ": its pitch must be positive");
     }
     const auto [nx, ny, nz] = l.shape;
-    if (hex && (nx != ny || nx % 2 == 0 || nz != 1))
-      throw std::invalid_argument(whose + ": a hexagonal lattice is 2n - 1 axial indices square, one layer");
+    if (hex && (nx != ny || nx % 2 == 0))
+      throw std::invalid_argument(whose + ": a hexagonal lattice's layers are 2n - 1 axial indices square");
     if (l.universes.size() != static_cast<std::size_t>(nx) * ny * nz)
       throw std::invalid_argument(fmt::format("{}: {} universes for a {} x {} x {} lattice", whose, l.universes.size(), nx, ny, nz));
     lattice_kind_.push_back(static_cast<int>(l.kind));

@@ -34,8 +34,8 @@ struct CellSpec {
 struct LatticeSpec {
   std::string name;
   LatticeKind kind = LatticeKind::Rectangular;
-  std::array<double, 3> lower_left{}, pitch{};  // hexagonal: the centre, and the pitch first
-  std::array<int, 3> shape{1, 1, 1};  // nx, ny, nz (nz = 1: infinite in z); hexagonal: 2n - 1, 2n - 1, 1
+  std::array<double, 3> lower_left{}, pitch{};  // hexagonal: the centre (and lowest z), and the pitch first (and z)
+  std::array<int, 3> shape{1, 1, 1};  // nx, ny, nz (nz = 1: infinite in z); hexagonal: 2n - 1, 2n - 1, layers
   // Rectangular: nx ny nz universe names, as OpenMC writes them: each z layer from
   // the lowest, its rows from the top (highest y) down, each row from the lowest x.
   // Hexagonal: in CsgView's order (axial i fastest), "" beyond the last ring.
