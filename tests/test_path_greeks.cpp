@@ -82,6 +82,22 @@ TEST_CASE("path Greeks without a closed form agree with bump and revalue on the 
                       {"delta", "gamma", "vega", "rho", "dividend_rho"});
   check_against_bumps("  instrument: { type: lookback, strike_type: fixed, option: call, strike: 110, maturity: 1 }\n  steps: 12\n",
                       {"delta", "vega", "rho", "dividend_rho"});
+  // Struck at the spot, the paths that never rise above it (a sixth here) sit on the
+  // kink the price has in S_0: they score the mean of its one-sided slopes, which
+  // strikes a hair above and below the spot give (the same paths, up to the few
+  // whose extreme falls between).
+  for (const char* option : {"call", "put"}) {
+    INFO(option);
+    const auto delta_at = [&](const char* strike) {
+      return estimate(run_cpu(kGbm + "  instrument: { type: lookback, strike_type: fixed, option: " + option + ", strike: " + strike +
+                                  ", maturity: 1 }\n  steps: 12\n",
+                              {kAll}),
+                      "delta")->value;
+    };
+    const double at = delta_at("100"), above = delta_at("100.0001"), below = delta_at("99.9999");
+    CHECK(std::fabs(above - below) > 0.05);  // the kink's jump in slope
+    CHECK(at == Approx(0.5 * (above + below)).margin(1e-4));
+  }
   // Likelihood ratio: discretely watched barriers, whose payoffs jump.
   check_against_bumps(
       "  instrument: { type: barrier, option: call, strike: 100, maturity: 1, barrier: 120, kind: up-and-out, rebate: 1 }\n  steps: 12\n",

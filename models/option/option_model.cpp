@@ -61,6 +61,8 @@ StepPath<Real, Copies, Control, Sobol, D, Greeks, Buckets> make_step_path(const 
   k.cash = static_cast<Real>(s.cash);
   const double discount = s.term_structure() ? s.market.discount.discount(s.maturity) : std::exp(-s.rate * s.maturity);
   k.discount = static_cast<Real>(discount);
+  const double sign = s.call ? 1 : -1, in_money = sign * (s.spot - s.strike);
+  k.start_slope = static_cast<Real>(in_money > 0 ? sign * discount : in_money == 0 ? 0.5 * sign * discount : 0.0);
   k.equal_steps = s.times.empty() && !s.term_structure();
   const double dt = s.maturity / static_cast<double>(times.size());
   k.drift_dt = static_cast<Real>(mu * dt);

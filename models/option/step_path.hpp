@@ -121,6 +121,10 @@ struct StepPath {
   // Greeks: 1 / S_0, the flat volatility's inverse (0 under a term structure, whose
   // steps carry their length and volatility tangent instead) and the maturity the discount is for.
   Real inv_spot, inv_vol, maturity;
+  // A fixed-strike lookback's slope on a path whose extreme is still the spot: the
+  // payoff's, or half of it when the strike is the spot, where the price itself
+  // has a kink in S_0 (its mean one-sided slope: what a central bump measures).
+  Real start_slope;
   struct Unused {};
   std::conditional_t<Sobol, BridgePlan<Real>, Unused> plan;
   std::conditional_t<Heston, HestonStep<Real>, Unused> heston;

@@ -75,7 +75,10 @@ MCSIM_HD ValueTangents<Real, B> value_tangents(const Path& p, const PathEnd<Real
       for (int b = 0; b < B; ++b) t.bucket[b] = k * (Local ? e.by[b] : n * e.bx[b] - e.by[b]) / n;
   }
   if constexpr (P == StepPayoff::LookbackFixed) {
-    const Real level = fast_exp(turn * e.extreme), k = vanilla_slope(level, strike, sign, discount) * level;
+    // An extreme still at the spot (exactly: it moves only to a larger reach) takes
+    // the host's slope there, not one decided by the rounding of exp(log S_0).
+    const Real level = fast_exp(turn * e.extreme);
+    const Real k = (e.extreme == turn * p.log_spot ? p.start_slope : vanilla_slope(level, strike, sign, discount)) * level;
     t.du = Local ? k * e.pu : k, t.dv = k * e.pv, t.dt = k * e.pt;
     if constexpr (Buckets)
       for (int b = 0; b < B; ++b) t.bucket[b] = k * e.by[b];
