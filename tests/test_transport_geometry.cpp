@@ -516,4 +516,17 @@ TEST_CASE("a hexagonal lattice's mistakes name their key", "[transport][geometry
   for (int r = 0; r < 20000; ++r) many += r ? ", [a]" : "[a]";
   CHECK_THAT(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0], pitch: [1], rings: " + many + "] }\n"),
              Catch::Contains("ring 1 of 20000") && Catch::Contains("holds 119994 universes, not 1"));
+  // One layer of 60 full rings under 20,000 one-element layers: refused at the second
+  // layer, before 20,000 squares of 119^2 names would be allocated.
+  std::string big = "[";
+  for (int r = 59; r >= 0; --r) {
+    big += r < 59 ? ", [" : "[";
+    for (int e = 0; e < std::max(1, 6 * r); ++e) big += e ? ", a" : "a";
+    big += "]";
+  }
+  big += "]";
+  std::string stack = "[" + big;
+  for (int k = 0; k < 20000; ++k) stack += ", [[a]]";
+  CHECK_THAT(first_error(cells + "lattices:\n  - { name: l, type: hexagonal, center: [0, 0, 0], pitch: [1, 1], layers: " + stack + "] }\n"),
+             Catch::Contains("layer 2 of 20001: 1 rings, where the first layer has 60"));
 }

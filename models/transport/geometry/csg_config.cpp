@@ -174,6 +174,12 @@ void read_hex_lattice(io::Block& b, LatticeSpec& l) {
   if (!layers.IsSequence() || layers.size() == 0)
     return b.error("layers", "expected a list of layers from the lowest, each rings of universe names as `rings` takes them");
   const int n = static_cast<int>(layers.size());
+  // Every layer's ring count before the layers' squares are allocated (their size is
+  // layers x rings^2): a long list of small layers under one large one is refused here.
+  for (int k = 1; k < n; ++k)
+    if (layers[static_cast<std::size_t>(k)].IsSequence() && layers[static_cast<std::size_t>(k)].size() != layers[0].size())
+      return b.error("layers", fmt::format("layer {} of {}: {} rings, where the first layer has {}", k + 1, n,
+                                           layers[static_cast<std::size_t>(k)].size(), layers[0].size()));
   l.pitch = {pitch[0], pitch[0], pitch[1]};
   l.lower_left = {centre[0], centre[1], centre[2] - 0.5 * n * pitch[1]};
   for (int k = 0; k < n && b.valid(); ++k) read_hex_rings(b, l, layers[static_cast<std::size_t>(k)], "layers", k, n);
