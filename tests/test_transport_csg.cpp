@@ -39,7 +39,7 @@ Outcome run(const Csg& csg, const TransportSpec& s, int n, Start&& start) {
     Uniforms<Real> u{rng::Stream(23, static_cast<std::uint64_t>(i))};
     struct Tally {
       int last = -1;
-      void track(const Location<Real>&, int, Real, Vec3<Real>, Real) {}
+      void track(const Place&, Vec3<Real>, int, Real, Vec3<Real>, Real) {}
       void collision(int, int, Real, Vec3<Real>) {}
       void absorbed(int material, int, Real) { last = material; }
     } t;
@@ -165,7 +165,7 @@ TEST_CASE("a 3-D slab with mirror or periodic sides transmits, reflects and abso
       u.renew();
       u.e = 50;  // a flight of 50 mean free paths: past the plane 0.7 away
       struct {
-        void track(const Location<double>&, int, double, Vec3<double>, double) {}
+        void track(const Place&, Vec3<double>, int, double, Vec3<double>, double) {}
         void collision(int, int, double, Vec3<double>) {}
         void absorbed(int, int, double) {}
       } t;
@@ -236,17 +236,9 @@ TEST_CASE("one mirrored pin cell absorbs as a mirrored 3 x 3 lattice of it", "[t
 }
 
 namespace {
-// Histories that graze the walls of a 17 x 17 lattice of pins far from the origin
-// (x, y in [40, 61.42], where a float's rounding is 4e-6), through nearly void
-// material, mirrors on the west and south faces: each must cross every wall and
-// pin it meets and leak through the east or north face. Some start on a wall.
-template <class Real>
-void check_grazing_flights() {
-  const TransportSpec s = materials_spec(
-      "materials:\n"
-      "  - { name: fuel, total: 1.0e-8, scatter: 0 }\n"
-      "  - { name: water, total: 1.0e-8, scatter: 0 }\n"
-      "geometry: { type: infinite }\nregions: [fuel]\n");
+// A 17 x 17 lattice of pins far from the origin (x, y in [40, 61.42], where a
+// float's rounding is 4e-6), mirrors on the west and south faces.
+Csg far_lattice() {
   CsgSpec spec;
   spec.surfaces = {csg_surface("fuel", SurfaceKind::ZCylinder, {0, 0, 0.54}),
                    csg_surface("w", SurfaceKind::XPlane, {40}, SurfaceBoundary::Reflective),
@@ -259,8 +251,20 @@ void check_grazing_flights() {
   l.name = "grid", l.lower_left = {40, 40, 0}, l.pitch = {1.26, 1.26, 0}, l.shape = {17, 17, 1};
   l.universes.assign(17 * 17, "pin");
   spec.lattices = {l};
-  const Csg csg(spec, {"fuel", "water"});
-  const CsgArrays<Real> arrays = csg.arrays<Real>();
+  return Csg(spec, {"fuel", "water"});
+}
+
+// Histories that graze the lattice's walls through nearly void material: each must
+// cross every wall and pin it meets and leak through the east or north face. Some
+// start on a wall.
+template <class Real>
+void check_grazing_flights() {
+  const TransportSpec s = materials_spec(
+      "materials:\n"
+      "  - { name: fuel, total: 1.0e-8, scatter: 0 }\n"
+      "  - { name: water, total: 1.0e-8, scatter: 0 }\n"
+      "geometry: { type: infinite }\nregions: [fuel]\n");
+  const CsgArrays<Real> arrays = far_lattice().arrays<Real>();
   const LayerArrays<Real> m = material_arrays<Real>(s);
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> unit(0, 1);
@@ -275,7 +279,7 @@ void check_grazing_flights() {
                       {Real(sine * std::cos(phi)), Real(sine * std::sin(phi)), Real(std::sqrt(1 - sine * sine))}, Real(1), 0};
     Uniforms<Real> u{rng::Stream(31, static_cast<std::uint64_t>(i))};
     struct {
-      void track(const Location<Real>&, int, Real, Vec3<Real>, Real) {}
+      void track(const Place&, Vec3<Real>, int, Real, Vec3<Real>, Real) {}
       void collision(int, int, Real, Vec3<Real>) {}
       void absorbed(int, int, Real) {}
     } t;
@@ -328,12 +332,11 @@ TEST_CASE("track-length tallies of a mirrored lattice: absorption adds up to one
   } sink{&one};
   struct Tally {
     const CsgTallyView<double>& t;
-    const CsgView<double>& g;
     Sink& sink;
-    void track(const Location<double>& loc, int grp, double w, Vec3<double> u, double d) { score_track(t, g, loc, grp, w, u, d, sink); }
+    void track(const Place& at, Vec3<double> p, int grp, double w, Vec3<double> u, double d) { score_track(t, at, p, grp, w, u, d, sink); }
     void collision(int, int, double, Vec3<double>) {}
     void absorbed(int, int, double) {}
-  } tally{tv, g, sink};
+  } tally{tv, sink};
   int started_in_fuel = 0;
   double absorbed_sum = 0, absorbed_sum2 = 0;  // a history's whole absorption
   for (int i = 0; i < n; ++i) {
@@ -444,7 +447,7 @@ struct Eigen {
     Uniforms<double> u{rng::Stream(41, stream)};
     Scores<double> s{};
     EigenSink sink{bank};
-    CsgScorer<double, EigenSink> scorer{g, t, materials, true, u, sink, inv_k, s};
+    CsgScorer<double, EigenSink> scorer{t, materials, true, u, sink, inv_k, s};
     int surface = -1;
     csg_history(g, materials, u, p, scorer, &surface);
     return s;

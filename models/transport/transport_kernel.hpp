@@ -207,7 +207,7 @@ struct Histories {
       on = geometry::start_particle(v.csg_source, v.model, u, &p3);
     }
     unplaced = -1;
-    geometry::CsgScorer<Real, Sink> t{v.model, v.csg_tallies, v.layers, v.eigenvalue, u, sink, inv_k, scores};
+    geometry::CsgScorer<Real, Sink> t{v.csg_tallies, v.layers, v.eigenvalue, u, sink, inv_k, scores};
     int surface = -1;
     on = on && geometry::csg_flight(v.model, v.layers, u, p3, t, &f, &surface);
     if (on) return true;

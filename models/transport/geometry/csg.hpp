@@ -65,25 +65,27 @@ MCSIM_HD const Real* coefficients_of(const CsgView<Real>& g, int s) {
   return g.coefficients + static_cast<std::size_t>(s) * kSurfaceCoefficients;
 }
 
-// Whether p (moving along u) is inside cell c's region.
+// Whether p (moving along u) is inside cell c's region. The evaluation stack is
+// the bits of a word (top the lowest), so a GPU keeps it in a register.
+static_assert(kMaxRegionDepth <= 32, "the region stack is one 32-bit word");
 template <class Real>
 MCSIM_HD bool in_cell(const CsgView<Real>& g, int c, Vec3<Real> p, Vec3<Real> u) {
-  bool stack[kMaxRegionDepth];
+  unsigned stack = 0;
   int top = 0;
   for (int t = g.region_begin[c]; t < g.region_begin[c + 1]; ++t) {
     const int token = g.region_tokens[t];
     if (token >= 0) {
       const int s = token >> 1;
       const bool positive = positive_side(static_cast<SurfaceKind>(g.surface_kind[s]), coefficients_of(g, s), p, u);
-      stack[top++] = positive == ((token & 1) != 0);
+      stack = stack << 1 | static_cast<unsigned>(positive == ((token & 1) != 0)), ++top;
     } else if (token == kNot) {
-      stack[top - 1] = !stack[top - 1];
+      stack ^= 1u;
     } else {
-      const bool b = stack[--top];
-      stack[top - 1] = token == kAnd ? stack[top - 1] && b : stack[top - 1] || b;
+      const unsigned b = stack & 1u, a = stack >> 1 & 1u;
+      stack = (stack >> 2) << 1 | (token == kAnd ? a & b : a | b), --top;
     }
   }
-  return top == 0 || stack[0];  // an empty region is everywhere
+  return top == 0 || (stack & 1u) != 0;  // an empty region is everywhere
 }
 
 // One level of a point's place: the universe, the cell of it holding the point,
@@ -203,25 +205,50 @@ MCSIM_HD int element_walls(const CsgView<Real>& g, int l, Vec3<Real> q, Vec3<Rea
   return layered ? 4 : 3;
 }
 
-// Where p (moving along u) is: the cells from the root universe down to a material.
-template <class Real>
-MCSIM_HD Location<Real> locate(const CsgView<Real>& g, Vec3<Real> p, Vec3<Real> u) {
-  Location<Real> loc;
+// Walks from the root universe down to a material: at each level the cell holding
+// p (moving along u), then into its fill. visit(depth, level) sees every level
+// reached, its universe, cell and point set (and for a lattice fill its element).
+// Returns the material, or -1 when p is in no cell of a universe it reaches or
+// outside a lattice with no outer universe (lost). The flight visits each level as
+// it goes rather than keep them all: a GPU thread then holds one level, not eight.
+template <class Real, class Visit>
+MCSIM_HD int descend(const CsgView<Real>& g, Vec3<Real> p, Vec3<Real> u, Visit&& visit) {
   int universe = g.root;
-  while (universe >= 0 && loc.levels < kMaxLevels) {
+  for (int depth = 0; universe >= 0 && depth < kMaxLevels; ++depth) {
     int found = -1;
     for (int m = g.universe_begin[universe]; m < g.universe_begin[universe + 1]; ++m)
       if (in_cell(g, g.universe_cells[m], p, u)) {
         found = g.universe_cells[m];
         break;
       }
-    if (found < 0) break;
-    Level<Real>& level = loc.level[loc.levels++];
-    level = {universe, found, p, -1, 0, 0, 0, p};
-    if (static_cast<Fill>(g.fill_kind[found]) == Fill::Material) return loc.material = g.fill[found], loc;
-    universe = enter_fill(g, level, &p);
+    if (found < 0) return -1;
+    Level<Real> level{universe, found, p, -1, 0, 0, 0, p};
+    const bool material = static_cast<Fill>(g.fill_kind[found]) == Fill::Material;
+    if (!material) universe = enter_fill(g, level, &p);
+    visit(depth, static_cast<const Level<Real>&>(level));
+    if (material) return g.fill[found];
   }
-  return loc.material = -1, loc;
+  return -1;
+}
+
+// Where p (moving along u) is: the cells from the root universe down to a material.
+template <class Real>
+MCSIM_HD Location<Real> locate(const CsgView<Real>& g, Vec3<Real> p, Vec3<Real> u) {
+  Location<Real> loc;
+  loc.material = descend(g, p, u, [&](int depth, const Level<Real>& level) {
+    loc.level[depth] = level;
+    loc.levels = depth + 1;
+  });
+  return loc;
+}
+
+// The flat index of a lattice level's element ((k ny + j) nx + i), or -1 when the
+// point is outside the lattice's elements.
+template <class Real>
+MCSIM_HD int element_index(const CsgView<Real>& g, const Level<Real>& v) {
+  const int* shape = g.lattice_shape + 3 * v.lattice;
+  const bool inside = v.i >= 0 && v.i < shape[0] && v.j >= 0 && v.j < shape[1] && v.k >= 0 && v.k < shape[2];
+  return inside ? (v.k * shape[1] + v.j) * shape[0] + v.i : -1;
 }
 
 // How far past a surface (along its normal) a crossing puts a particle, so that
@@ -234,13 +261,42 @@ MCSIM_HD Real surface_nudge() {
 }
 
 // What a flight from a location meets first: its distance, and the surface (or
-// -1 for a lattice element's wall, then the wall's axis as element_walls numbers
-// them) and the level it belongs to.
+// -1 for a lattice element's wall, then that lattice and the wall's axis as
+// element_walls numbers them), the level it belongs to and the flight's start in
+// that level's coordinates.
 template <class Real>
 struct Boundary {
-  Real distance;
-  int surface, level, axis = -1;
+  Real distance = static_cast<Real>(INFINITY);
+  int surface = -1, level = -1, axis = -1, lattice = -1;
+  Vec3<Real> at{};
 };
+
+// Level l's part of distance_to_boundary: its cell's surfaces and its lattice
+// element's walls, each taken into *b if the rule below lets it.
+template <class Real>
+MCSIM_HD void level_boundary(const CsgView<Real>& g, const Level<Real>& level, int l, Vec3<Real> u, Boundary<Real>* b) {
+  const Real tie = surface_nudge<Real>();
+  for (int t = g.region_begin[level.cell]; t < g.region_begin[level.cell + 1]; ++t) {
+    const int token = g.region_tokens[t];
+    if (token < 0) continue;
+    const int s = token >> 1;
+    const auto kind = static_cast<SurfaceKind>(g.surface_kind[s]);
+    const Real d = surface_distance(kind, coefficients_of(g, s), level.p, u);
+    if (d < b->distance &&
+        (b->level < 0 || b->level == l || (b->distance - d) * normal_cosine(kind, coefficients_of(g, s), level.p + d * u, u) > tie))
+      b->distance = d, b->surface = s, b->level = l, b->axis = -1, b->at = level.p;
+  }
+  if (level.lattice < 0) return;
+  Real pos[kMaxWallAxes], dir[kMaxWallAxes], half[kMaxWallAxes];
+  const int axes = element_walls(g, level.lattice, level.q, u, pos, dir, half);
+  MCSIM_UNROLL  // constant indices keep the walls in registers
+  for (int a = 0; a < kMaxWallAxes; ++a) {
+    if (a >= axes || dir[a] == Real(0)) continue;
+    const Real d = ((dir[a] > Real(0) ? half[a] : -half[a]) - pos[a]) / dir[a];
+    if (d < b->distance && (b->level < 0 || (b->distance - d) * (dir[a] < Real(0) ? -dir[a] : dir[a]) > tie))
+      b->distance = d > Real(0) ? d : Real(0), b->surface = -1, b->level = l, b->axis = a, b->lattice = level.lattice;
+  }
+}
 
 // The distance along u from the location's point to the nearest boundary of any of
 // its levels' cells or lattice elements. Where boundaries coincide (a lattice's
@@ -251,53 +307,51 @@ struct Boundary {
 // flight's distances to two coincident planes differ by a rounding over it).
 template <class Real>
 MCSIM_HD Boundary<Real> distance_to_boundary(const CsgView<Real>& g, const Location<Real>& loc, Vec3<Real> u) {
-  Boundary<Real> b{static_cast<Real>(INFINITY), -1, -1};
-  const Real tie = surface_nudge<Real>();
-  for (int l = 0; l < loc.levels; ++l) {
-    const Level<Real>& level = loc.level[l];
-    for (int t = g.region_begin[level.cell]; t < g.region_begin[level.cell + 1]; ++t) {
-      const int token = g.region_tokens[t];
-      if (token < 0) continue;
-      const int s = token >> 1;
-      const auto kind = static_cast<SurfaceKind>(g.surface_kind[s]);
-      const Real d = surface_distance(kind, coefficients_of(g, s), level.p, u);
-      if (d < b.distance &&
-          (b.level < 0 || b.level == l || (b.distance - d) * normal_cosine(kind, coefficients_of(g, s), level.p + d * u, u) > tie))
-        b = {d, s, l};
-    }
-    if (level.lattice < 0) continue;
-    Real pos[kMaxWallAxes], dir[kMaxWallAxes], half[kMaxWallAxes];
-    const int axes = element_walls(g, level.lattice, level.q, u, pos, dir, half);
-    for (int a = 0; a < axes; ++a) {
-      if (dir[a] == Real(0)) continue;
-      const Real d = ((dir[a] > Real(0) ? half[a] : -half[a]) - pos[a]) / dir[a];
-      if (d < b.distance && (b.level < 0 || (b.distance - d) * (dir[a] < Real(0) ? -dir[a] : dir[a]) > tie))
-        b = {d > Real(0) ? d : Real(0), -1, l, a};
-    }
-  }
+  Boundary<Real> b;
+  for (int l = 0; l < loc.levels; ++l) level_boundary(g, loc.level[l], l, u, &b);
   return b;
 }
 
-// The unit normal of the boundary b that a flight from loc along u crosses at b's
+// What a flight's tallies need of where it starts: the material, the deepest
+// cell, and per level the lattice its cell is filled with (-1: none) and the
+// element's flat index (-1: outside the elements).
+struct Place {
+  int levels = 0, material = -1, cell = -1;
+  int lattice[kMaxLevels], element[kMaxLevels];
+};
+
+// A flight's start: its place, and the nearest boundary ahead (distance_to_boundary
+// of its location), in one walk down the levels.
+template <class Real>
+MCSIM_HD Boundary<Real> place_flight(const CsgView<Real>& g, Vec3<Real> p, Vec3<Real> u, Place* at) {
+  Boundary<Real> b;
+  at->levels = 0;
+  at->material = descend(g, p, u, [&](int l, const Level<Real>& level) {
+    at->levels = l + 1, at->cell = level.cell;
+    at->lattice[l] = level.lattice, at->element[l] = level.lattice >= 0 ? element_index(g, level) : -1;
+    level_boundary(g, level, l, u, &b);
+  });
+  return b;
+}
+
+// The unit normal of the boundary b that a flight along u crosses at b's
 // distance, pointing to the side `onward` leaves it to (onward is u, or the
 // mirrored direction at a reflective surface). The crossing's nudge goes along it:
 // a nudge along the flight moves a grazing particle by less than a rounding of its
 // position across the boundary, and the next search would find the cell it left.
 template <class Real>
-MCSIM_HD Vec3<Real> crossing_normal(const CsgView<Real>& g, const Location<Real>& loc, const Boundary<Real>& b, Vec3<Real> u,
-                                    Vec3<Real> onward) {
-  const Level<Real>& level = loc.level[b.level];
+MCSIM_HD Vec3<Real> crossing_normal(const CsgView<Real>& g, const Boundary<Real>& b, Vec3<Real> u, Vec3<Real> onward) {
   Vec3<Real> n{};
   if (b.surface >= 0) {
     const int s = b.surface;
-    n = surface_gradient(static_cast<SurfaceKind>(g.surface_kind[s]), coefficients_of(g, s), level.p + b.distance * u);
-  } else if (static_cast<LatticeKind>(g.lattice_kind[level.lattice]) == LatticeKind::Rectangular) {
+    n = surface_gradient(static_cast<SurfaceKind>(g.surface_kind[s]), coefficients_of(g, s), b.at + b.distance * u);
+  } else if (static_cast<LatticeKind>(g.lattice_kind[b.lattice]) == LatticeKind::Rectangular) {
     n = {Real(b.axis == 0), Real(b.axis == 1), Real(b.axis == 2)};
   } else if (b.axis == 3) {  // a hexagonal layer's floor or ceiling
     n.z = Real(1);
   } else {  // a hexagon's axes: its steps a, b and a - b
     Real a[2], s[2];
-    hex_steps(static_cast<LatticeKind>(g.lattice_kind[level.lattice]), a, s);
+    hex_steps(static_cast<LatticeKind>(g.lattice_kind[b.lattice]), a, s);
     if (b.axis == 2) s[0] = a[0] - s[0], s[1] = a[1] - s[1];
     n = b.axis == 0 ? Vec3<Real>{a[0], a[1], Real(0)} : Vec3<Real>{s[0], s[1], Real(0)};
   }

@@ -4,7 +4,7 @@
 // surfaces' boundary conditions (vacuum: it leaks; reflective: a mirror; periodic:
 // it reappears on the partner plane). Collisions are the layered histories'
 // (collision_outcome), then a turn of the 3-D direction. A tally sees
-//   t.track(location, group, weight, direction, length)   (the flight's cells: csg_tally.hpp)
+//   t.track(place, position, group, weight, direction, length)   (the flight's place: csg_tally.hpp)
 //   t.collision(material, group, weight, position)
 //   t.absorbed(material, group, weight)
 #pragma once
@@ -64,17 +64,17 @@ MCSIM_HD bool csg_flight(const CsgView<Real>& g, const LayerView<Real>& material
     *fate = Fate::Lost, *surface = -1;
     return false;
   }
-  const Location<Real> loc = locate(g, p.p, p.u);
-  const int m = loc.material;
+  Place at;
+  const Boundary<Real> b = place_flight(g, p.p, p.u, &at);
+  const int m = at.material;
   const Real to_collision = m >= 0 ? flight_distance(u.e, materials.mean_free_path[m * materials.groups + p.g]) : Real(0);
-  const Boundary<Real> b = m >= 0 ? distance_to_boundary(g, loc, p.u) : Boundary<Real>{Real(0), -1, -1};
   const bool collides = to_collision < b.distance;
   const Real d = collides ? to_collision : b.distance;
   if (m < 0 || !(d < Real(INFINITY))) {  // lost, or flying forever through a boundless void
     *fate = m < 0 ? Fate::Lost : Fate::LeakedHigh, *surface = -1;
     return false;
   }
-  t.track(loc, p.g, p.w, p.u, d);
+  t.track(at, p.p, p.g, p.w, p.u, d);
   p.p = p.p + d * p.u;
   if (collides) {
     *fate = Fate::Absorbed;
@@ -99,7 +99,7 @@ MCSIM_HD bool csg_flight(const CsgView<Real>& g, const LayerView<Real>& material
       default: break;
     }
   }
-  p.p = p.p + surface_nudge<Real>() * crossing_normal(g, loc, b, u_before, p.u);
+  p.p = p.p + surface_nudge<Real>() * crossing_normal(g, b, u_before, p.u);
   return true;
 }
 

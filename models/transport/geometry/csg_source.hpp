@@ -42,10 +42,9 @@ MCSIM_HD bool start_particle(const CsgSource<Real>& s, const CsgView<Real>& g, U
   for (int t = 0; t < s.max_tries; ++t) {
     const Real x = u.next(), y = u.next(), z = u.next();
     p->p = {s.low.x + x * (s.high.x - s.low.x), s.low.y + y * (s.high.y - s.low.y), s.low.z + z * (s.high.z - s.low.z)};
-    const Location<Real> loc = locate(g, p->p, p->u);
     bool in_cell = s.kind != CsgSource<Real>::Cell;
-    for (int l = 0; l < loc.levels; ++l) in_cell = in_cell || loc.level[l].cell == s.cell;
-    if (loc.material >= 0 && in_cell && (!s.fissionable_only || fissionable(s, loc.material))) return true;
+    const int m = descend(g, p->p, p->u, [&](int, const Level<Real>& level) { in_cell = in_cell || level.cell == s.cell; });
+    if (m >= 0 && in_cell && (!s.fissionable_only || fissionable(s, m))) return true;
   }
   return false;
 }

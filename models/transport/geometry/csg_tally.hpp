@@ -37,22 +37,17 @@ struct CsgTallyView {
   const Real* chi_cumulative;  // the fission spectrum's cumulative sums, per material and group
 };
 
-// The bin of tally k for a track at `loc`; -1 when the filter does not see it
-// (a lattice the location is not in, or its outer universe).
+// The bin of tally k for a track at `at`; -1 when the filter does not see it
+// (a lattice the place is not in, or its outer universe).
 template <class Real>
-MCSIM_HD int tally_bin(const CsgTallyView<Real>& t, const CsgView<Real>& g, int k, const Location<Real>& loc) {
+MCSIM_HD int tally_bin(const CsgTallyView<Real>& t, int k, const Place& at) {
   switch (static_cast<TallyFilter>(t.filter[k])) {
-    case TallyFilter::Cell: return loc.level[loc.levels - 1].cell;
-    case TallyFilter::Material: return loc.material;
+    case TallyFilter::Cell: return at.cell;
+    case TallyFilter::Material: return at.material;
     case TallyFilter::Mesh: return -1;  // mesh_pieces
     default:
-      for (int l = 0; l < loc.levels; ++l) {
-        const Level<Real>& v = loc.level[l];
-        if (v.lattice != t.lattice[k]) continue;
-        const int* shape = g.lattice_shape + 3 * v.lattice;
-        const bool inside = v.i >= 0 && v.i < shape[0] && v.j >= 0 && v.j < shape[1] && v.k >= 0 && v.k < shape[2];
-        return inside ? (v.k * shape[1] + v.j) * shape[0] + v.i : -1;
-      }
+      for (int l = 0; l < at.levels; ++l)
+        if (at.lattice[l] == t.lattice[k]) return at.element[l];
       return -1;
   }
 }
@@ -68,6 +63,7 @@ MCSIM_HD void mesh_pieces(const CsgTallyView<Real>& t, int k, Vec3<Real> p, Vec3
   const Real pos[3] = {p.x, p.y, p.z}, dir[3] = {u.x, u.y, u.z};
   // The track's part inside the mesh's box: [enter, leave].
   Real enter = 0, leave = d;
+  MCSIM_UNROLL  // here and below, constant indices keep the arrays in a GPU's registers
   for (int a = 0; a < 3; ++a) {
     if (shape[a] == 1 && !(width[a] < Real(INFINITY))) continue;  // a 2-D mesh's z
     const Real lo = low[a], hi = low[a] + width[a] * Real(shape[a]);
@@ -83,6 +79,7 @@ MCSIM_HD void mesh_pieces(const CsgTallyView<Real>& t, int k, Vec3<Real> p, Vec3
   // the entry a hair outside; one a hair across a plane makes a piece of nothing).
   int cell[3];
   Real next[3], step[3];
+  MCSIM_UNROLL
   for (int a = 0; a < 3; ++a) {
     if (shape[a] == 1 && !(width[a] < Real(INFINITY))) {
       cell[a] = 0, next[a] = Real(INFINITY), step[a] = Real(INFINITY);
@@ -101,24 +98,31 @@ MCSIM_HD void mesh_pieces(const CsgTallyView<Real>& t, int k, Vec3<Real> p, Vec3
   Real at = enter;
   for (;;) {
     const int a = next[0] <= next[1] && next[0] <= next[2] ? 0 : next[1] <= next[2] ? 1 : 2;
-    const Real end = next[a] < leave ? next[a] : leave;
+    const Real crossing = a == 0 ? next[0] : a == 1 ? next[1] : next[2];
+    const Real end = crossing < leave ? crossing : leave;
     if (end > at) {
       piece((cell[2] * shape[1] + cell[1]) * shape[0] + cell[0], end - at);
       at = end;
     }
-    if (!(next[a] < leave)) return;
-    cell[a] += dir[a] > Real(0) ? 1 : -1;
-    if (cell[a] < 0 || cell[a] >= shape[a]) return;
-    next[a] += step[a];
+    if (!(crossing < leave)) return;
+    bool out = false;
+    MCSIM_UNROLL
+    for (int x = 0; x < 3; ++x) {
+      if (x != a) continue;
+      cell[x] += dir[x] > Real(0) ? 1 : -1;
+      out = cell[x] < 0 || cell[x] >= shape[x];
+      next[x] += step[x];
+    }
+    if (out) return;
   }
 }
 
-// A track of length d by weight w in group grp at `loc`, along u, into every
-// tally's slots through sink.add(slot, value).
+// A track of length d by weight w in group grp from p (at `at`), along u, into
+// every tally's slots through sink.add(slot, value).
 template <class Real, class Sink>
-MCSIM_HD void score_track(const CsgTallyView<Real>& t, const CsgView<Real>& g, const Location<Real>& loc, int grp, Real w,
-                          Vec3<Real> u, Real d, Sink& sink) {
-  const int mg = loc.material * t.groups + grp;
+MCSIM_HD void score_track(const CsgTallyView<Real>& t, const Place& at, Vec3<Real> p, int grp, Real w, Vec3<Real> u, Real d,
+                          Sink& sink) {
+  const int mg = at.material * t.groups + grp;
   const Real rate[kTallyScores] = {Real(1), t.absorption[mg], t.fission[mg], t.nu_fission[mg]};
   for (int k = 0; k < t.tallies; ++k) {
     const auto score = [&](int bin, Real length) {
@@ -127,10 +131,10 @@ MCSIM_HD void score_track(const CsgTallyView<Real>& t, const CsgView<Real>& g, c
       for (int s = 0; s < kTallyScores; ++s) sink.add(base + s, flux * rate[s]);
     };
     if (static_cast<TallyFilter>(t.filter[k]) == TallyFilter::Mesh) {
-      mesh_pieces(t, k, loc.level[0].p, u, d, score);
+      mesh_pieces(t, k, p, u, d, score);
       continue;
     }
-    const int bin = tally_bin(t, g, k, loc);
+    const int bin = tally_bin(t, k, at);
     if (bin >= 0) score(bin, d);
   }
 }
@@ -140,7 +144,6 @@ MCSIM_HD void score_track(const CsgTallyView<Real>& t, const CsgView<Real>& g, c
 // sites its collisions bank, as the layered histories' Scorer does.
 template <class Real, class Sink>
 struct CsgScorer {
-  const CsgView<Real>& g;
   const CsgTallyView<Real>& t;
   const LayerView<Real>& materials;
   bool eigenvalue;
@@ -148,9 +151,9 @@ struct CsgScorer {
   Sink& sink;
   Real inv_k;       // fission sites per unit of k's collision score
   Scores<Real>& s;  // the history's scalar scores so far
-  MCSIM_HD void track(const Location<Real>& loc, int grp, Real w, Vec3<Real> dir, Real d) {
-    score_track(t, g, loc, grp, w, dir, d, sink);
-    if (eigenvalue) s.k_track += w * t.nu_fission[loc.material * t.groups + grp] * d;
+  MCSIM_HD void track(const Place& at, Vec3<Real> p, int grp, Real w, Vec3<Real> dir, Real d) {
+    score_track(t, at, p, grp, w, dir, d, sink);
+    if (eigenvalue) s.k_track += w * t.nu_fission[at.material * t.groups + grp] * d;
   }
   MCSIM_HD void collision(int m, int grp, Real w, Vec3<Real> pos) {
     s.collisions += w;
