@@ -304,6 +304,65 @@ TEST_CASE("float and double histories grazing the walls of a lattice far from th
   SECTION("double") { check_grazing_flights<double>(); }
 }
 
+namespace {
+// Flights from random points of the far lattice whose collision falls a rounding
+// short of the boundary ahead (the largest distance below it): the sum p + d u may
+// round onto the wall or past it, where the next search would find the cell beyond,
+// or none (a mirror's far side). Each must stay in its cell, by the nudge or more.
+template <class Real>
+void check_collisions_at_walls() {
+  const TransportSpec s = materials_spec(
+      "materials:\n"
+      "  - { name: fuel, total: 1.0, scatter: 1.0 }\n"
+      "  - { name: water, total: 1.0, scatter: 1.0 }\n"
+      "geometry: { type: infinite }\nregions: [fuel]\n");
+  const CsgArrays<Real> arrays = far_lattice().arrays<Real>();
+  const CsgView<Real> g = arrays.host_view();
+  const LayerArrays<Real> m = material_arrays<Real>(s);
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> unit(0, 1);
+  int moved_back = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const double mu = 2 * unit(rng) - 1, phi = 2 * M_PI * unit(rng), r = std::sqrt(1 - mu * mu);
+    Particle3<Real> p{{Real(40 + 21.42 * unit(rng)), Real(40 + 21.42 * unit(rng)), Real(0)},
+                      {Real(r * std::cos(phi)), Real(r * std::sin(phi)), Real(mu)}, Real(1), 0};
+    const Location<Real> from = locate(g, p.p, p.u);
+    const geometry::Boundary<Real> b = distance_to_boundary(g, from, p.u);
+    if (from.material < 0 || !(b.distance < Real(1))) continue;  // mu near 1: no wall near
+    Uniforms<Real> u{rng::Stream(3, static_cast<std::uint64_t>(i))};
+    u.renew();
+    u.e = std::nextafter(b.distance, Real(0));  // mean free path 1: the flight's distance
+    const Vec3<Real> along = p.u, start = p.p;
+    struct {
+      void track(const Place&, Vec3<Real>, int, Real, Vec3<Real>, Real) {}
+      void collision(int, int, Real, Vec3<Real>) {}
+      void absorbed(int, int, Real) {}
+    } t;
+    Fate f{};
+    int surface = -1;
+    REQUIRE(csg_flight(g, m.view(), u, p, t, &f, &surface));  // a pure scatterer: the collision scatters
+    const Location<Real> at = locate(g, p.p, along);  // on the wall, moving on: the far side
+    INFO("flight " << i << " from " << start.x << " " << start.y << " along " << along.x << " " << along.y << " " << along.z
+                   << ": collision at " << p.p.x << " " << p.p.y);
+    REQUIRE(at.levels == from.levels);
+    CHECK(at.material == from.material);
+    for (int l = 0; l < at.levels; ++l) {
+      CHECK(at.level[l].cell == from.level[l].cell);
+      CHECK(at.level[l].i == from.level[l].i);
+      CHECK(at.level[l].j == from.level[l].j);
+    }
+    moved_back += dot(p.p - start, along) < b.distance - Real(0.5) * surface_nudge<Real>();
+  }
+  INFO(moved_back << " collisions moved back");
+  CHECK(moved_back > 1000);
+}
+}  // namespace
+
+TEST_CASE("a collision a rounding short of a wall stays in its cell, in float and double", "[transport][csg]") {
+  SECTION("float") { check_collisions_at_walls<float>(); }
+  SECTION("double") { check_collisions_at_walls<double>(); }
+}
+
 TEST_CASE("track-length tallies of a mirrored lattice: absorption adds up to one a history, its pins fission alike",
           "[transport][csg]") {
   const TransportSpec s = materials_spec(

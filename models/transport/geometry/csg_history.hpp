@@ -77,6 +77,13 @@ MCSIM_HD bool csg_flight(const CsgView<Real>& g, const LayerView<Real>& material
   t.track(at, p.p, p.g, p.w, p.u, d);
   p.p = p.p + d * p.u;
   if (collides) {
+    // A collision within a nudge of the boundary ahead (across it) may have rounded
+    // onto or past it, where the next search finds the wrong cell or none: it is
+    // moved back inside by the nudge.
+    if (b.distance < Real(INFINITY)) {
+      const Vec3<Real> n = crossing_normal(g, b, p.u, p.u);
+      if ((b.distance - d) * dot(n, p.u) < surface_nudge<Real>()) p.p = p.p - surface_nudge<Real>() * n;
+    }
     *fate = Fate::Absorbed;
     return collide3(materials, u, m, p, t);
   }
