@@ -13,8 +13,9 @@ namespace mcsim::transport {
 // (G groups x bins), then by the collision estimator; or a CSG model's tallies.
 // Each slot is a sum over a batch's histories of weight x score (a count, a path
 // length, k's scores). Lost: histories that found themselves in no cell (CSG).
+// Segments: flights (to a collision or a surface), a count, not a weight.
 namespace slot {
-enum : int { Transmission, Reflection, Absorption, Leakage, Collisions, KCollision, KAbsorption, KTrack, Lost, Scalars };
+enum : int { Transmission, Reflection, Absorption, Leakage, Collisions, KCollision, KAbsorption, KTrack, Lost, Segments, Scalars };
 }
 
 // The fixed-point unit of a slot: 2^-32, so a chunk's slot holds up to 2^32 (a
@@ -52,7 +53,7 @@ MCSIM_HD Site<Real> site_in(const Site<double>& s) {
 // A history's scalar scores so far.
 template <class Real>
 struct Scores {
-  Real collisions = 0, absorbed_weight = 0, k_collision = 0, k_absorption = 0, k_track = 0;
+  Real collisions = 0, absorbed_weight = 0, k_collision = 0, k_absorption = 0, k_track = 0, segments = 0;
 };
 
 // The fission sites a collision in region (or material) r with k's collision

@@ -66,6 +66,7 @@ struct Scorer {
   // width / |mu| between, and the rest in the last bin, where the track ends. The
   // whole bins go to the sink as one run, however many they are.
   MCSIM_HD void track(int r, int g, Real w, Real pos, Real mu, Real d) {
+    s.segments += Real(1);
     if (v.eigenvalue) s.k_track += w * v.nu_fission[r * v.layers.groups + g] * d;
     if (v.bins == 0) return;
     if (v.bins == 1) return score_track(g, 0, w * d);
@@ -139,7 +140,7 @@ struct Scorer {
   MCSIM_HD void finish(Fate f, Real w) {
     const Real scalars[slot::Scalars] = {f == Fate::LeakedHigh ? w : Real(0), f == Fate::LeakedLow ? w : Real(0),
                                          s.absorbed_weight, f != Fate::Absorbed ? w : Real(0), s.collisions,
-                                         s.k_collision, s.k_absorption, s.k_track};
+                                         s.k_collision, s.k_absorption, s.k_track, Real(0), s.segments};
     sink.add_history(scalars);
   }
 };
@@ -214,7 +215,7 @@ struct Histories {
     const Scores<Real>& s = scores;
     const Real w = p3.w, scalars[slot::Scalars] = {Real(0), Real(0), s.absorbed_weight, f == Fate::LeakedHigh ? w : Real(0),
                                                    s.collisions, s.k_collision, s.k_absorption, s.k_track,
-                                                   f == Fate::Lost ? w : Real(0)};
+                                                   f == Fate::Lost ? w : Real(0), s.segments};
     sink.add_history(scalars);
     return false;
   }

@@ -118,6 +118,9 @@ class TransportStages : public StagedJob {
     scenario.tally_layout = std::move(layout);
     scenario.diagnostics.emplace_back("collisions_per_history", collisions_ / static_cast<double>(paths()));
     scenario.diagnostics.emplace_back("collisions_per_s", stages_s > 0 ? collisions_ / stages_s : 0.0);
+    // Flights to a collision or a surface: Quicksilver's figure of merit is segments/s.
+    scenario.diagnostics.emplace_back("segments_per_history", segments_ / static_cast<double>(paths()));
+    scenario.diagnostics.emplace_back("segments_per_s", stages_s > 0 ? segments_ / stages_s : 0.0);
     // A CSG model's histories that found themselves in no cell: their weight (0 in a sound model).
     if (spec_.geometry.csg) scenario.diagnostics.emplace_back("lost_weight", lost_);
     r.scenario = std::move(scenario);
@@ -140,6 +143,7 @@ class TransportStages : public StagedJob {
   double histories_s_ = 0;  // in the executors' calls
   double collisions_ = 0;   // rank 0
   double lost_ = 0;         // rank 0
+  double segments_ = 0;     // rank 0
 };
 
 // Fixed source: one stage, this rank's chunks a unit of them at a time, less those
@@ -259,6 +263,7 @@ class FixedSourceStages : public TransportStages {
     }
     collisions_ = b.of("", transport::slot::Collisions).value * static_cast<double>(n);
     lost_ = b.of("", transport::slot::Lost).value * static_cast<double>(n);
+    segments_ = b.of("", transport::slot::Segments).value * static_cast<double>(n);
     for (std::size_t r = 0; r < b.count(); ++r)
       for (int s = 0; s < transport::slot::KCollision; ++s)
         scenario.chunk_tallies.push_back(static_cast<double>(rows[r * slots_ + static_cast<std::size_t>(s)]) * transport::kTallyUnit);
@@ -502,6 +507,7 @@ class EigenvalueStages : public TransportStages {
     generation_rows_.insert(generation_rows_.end(), row, row + kRow);
     collisions_ += per(sums, transport::slot::Collisions) * static_cast<double>(n_);
     lost_ += per(sums, transport::slot::Lost) * static_cast<double>(n_);
+    segments_ += per(sums, transport::slot::Segments) * static_cast<double>(n_);
     if (g >= spec_.inactive) {
       active_rows_.insert(active_rows_.end(), sums.begin(), sums.end());
       k_active_.push_back({row[1], row[2], row[3]});

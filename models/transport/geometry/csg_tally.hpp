@@ -153,6 +153,7 @@ struct CsgScorer {
   Scores<Real>& s;  // the history's scalar scores so far
   MCSIM_HD void track(const Place& at, Vec3<Real> p, int grp, Real w, Vec3<Real> dir, Real d) {
     score_track(t, at, p, grp, w, dir, d, sink);
+    s.segments += Real(1);
     if (eigenvalue) s.k_track += w * t.nu_fission[at.material * t.groups + grp] * d;
   }
   MCSIM_HD void collision(int m, int grp, Real w, Vec3<Real> pos) {
