@@ -76,11 +76,15 @@ constexpr int kBlock = 256;
 // threads' scalar words (a launch gets no more without opting in).
 constexpr std::size_t kSharedSlots = (48 * 1024 - transport::slot::Scalars * kBlock * sizeof(ull)) / sizeof(ull);
 constexpr unsigned kBlocksPerSm = 8;         // blocks a launch aims for, per multiprocessor
-constexpr unsigned kPerThread = 4;           // histories a thread should have at least, when rows are few
+// Histories a thread should have at least, when rows are few: a block's tail, its
+// threads idle while its last histories finish, is then a smaller part of its
+// time (C5G7 in float on an H100: 2.6e7 histories/s with 4, 3.0e7 with 8).
+constexpr unsigned kPerThread = 8;
 // Registers are capped so this many blocks of the history kernel fit a
-// multiprocessor (float: 64 a thread; double: 85).
+// multiprocessor (float: 64 a thread; double: 128, where CSG's spills under 85
+// cost more than the occupancy they bought: C5G7, 1.3e7 -> 1.7e7 histories/s).
 template <class Real>
-constexpr int kBlocksPerSmAtLeast = sizeof(Real) == 4 ? 4 : 3;
+constexpr int kBlocksPerSmAtLeast = sizeof(Real) == 4 ? 4 : 2;
 
 template <class Real>
 struct DeviceSink {
