@@ -120,11 +120,13 @@ TEST_CASE("one GPU and every GPU of the node give the same bits", "[gpu]") {
 TEST_CASE("particle transport gives the same bits on one GPU every GPU and one rank per GPU", "[gpu]") {
   if (!have_gpu()) return;
   const fs::path dir = test_exe::scratch("gpu-count-transport");
-  // Fixed source and eigenvalue (the bank crosses devices and ranks there).
+  // Fixed source and eigenvalue (the bank crosses devices and ranks there), layered and CSG.
   const std::vector<std::pair<std::string, std::string>> jobs{
       {"transport-fixed-slab", " --set run.paths=4_000_000 --set run.precision=float"},
       {"transport-eigen-slab", " --set run.paths=200_000 --set model.eigenvalue.inactive=5"
-                               " --set model.eigenvalue.active=10 --set run.precision=float"}};
+                               " --set model.eigenvalue.active=10 --set run.precision=float"},
+      {"transport-c5g7", " --set run.paths=200_000 --set model.eigenvalue.inactive=3"
+                         " --set model.eigenvalue.active=5 --set run.precision=float"}};
   for (const auto& [name, sets] : jobs) {
     const std::string config = std::string(MCSIM_SOURCE_DIR) + "/configs/" + name + ".yaml";
     const std::string one = (dir / (name + "-one.h5")).string(), all = (dir / (name + "-all.h5")).string();
