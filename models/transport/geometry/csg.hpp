@@ -116,6 +116,16 @@ MCSIM_HD void hex_steps(LatticeKind kind, Real a[2], Real b[2]) {
   else a[0] = Real(1), a[1] = Real(0), b[0] = Real(0.5), b[1] = half_root3;
 }
 
+// A hexagon's wall axis x (0, 1, 2): the unit steps to its neighbours a, b and
+// a - b, so its walls are the slabs |q . axis| <= pitch / 2.
+template <class Real>
+MCSIM_HD Vec3<Real> hex_axis(LatticeKind kind, int x) {
+  Real a[2], b[2];
+  hex_steps(kind, a, b);
+  return x == 0 ? Vec3<Real>{a[0], a[1], Real(0)} : x == 1 ? Vec3<Real>{b[0], b[1], Real(0)}
+                                                  : Vec3<Real>{a[0] - b[0], a[1] - b[1], Real(0)};
+}
+
 // The element of lattice l holding p, and p in the element's coordinates, centred
 // on it; false when p is outside the lattice's elements (a hexagonal lattice's
 // element indices are then -1).
@@ -195,12 +205,11 @@ MCSIM_HD int element_walls(const CsgView<Real>& g, int l, Vec3<Real> q, Vec3<Rea
     for (int x = 0; x < 3; ++x) half[x] = Real(0.5) * pitch[x];
     return layered ? 3 : 2;
   }
-  Real a[2], b[2];
-  hex_steps(kind, a, b);
-  const Real c[2] = {a[0] - b[0], a[1] - b[1]};
-  pos[0] = q.x * a[0] + q.y * a[1], pos[1] = q.x * b[0] + q.y * b[1], pos[2] = q.x * c[0] + q.y * c[1];
-  dir[0] = u.x * a[0] + u.y * a[1], dir[1] = u.x * b[0] + u.y * b[1], dir[2] = u.x * c[0] + u.y * c[1];
-  half[0] = half[1] = half[2] = Real(0.5) * pitch[0];
+  MCSIM_UNROLL
+  for (int x = 0; x < 3; ++x) {
+    const Vec3<Real> n = hex_axis<Real>(kind, x);
+    pos[x] = q.x * n.x + q.y * n.y, dir[x] = u.x * n.x + u.y * n.y, half[x] = Real(0.5) * pitch[0];
+  }
   pos[3] = q.z, dir[3] = u.z, half[3] = Real(0.5) * pitch[2];
   return layered ? 4 : 3;
 }
@@ -349,11 +358,8 @@ MCSIM_HD Vec3<Real> crossing_normal(const CsgView<Real>& g, const Boundary<Real>
     n = {Real(b.axis == 0), Real(b.axis == 1), Real(b.axis == 2)};
   } else if (b.axis == 3) {  // a hexagonal layer's floor or ceiling
     n.z = Real(1);
-  } else {  // a hexagon's axes: its steps a, b and a - b
-    Real a[2], s[2];
-    hex_steps(static_cast<LatticeKind>(g.lattice_kind[b.lattice]), a, s);
-    if (b.axis == 2) s[0] = a[0] - s[0], s[1] = a[1] - s[1];
-    n = b.axis == 0 ? Vec3<Real>{a[0], a[1], Real(0)} : Vec3<Real>{s[0], s[1], Real(0)};
+  } else {
+    n = hex_axis<Real>(static_cast<LatticeKind>(g.lattice_kind[b.lattice]), b.axis);
   }
   const Real length = sqrt(dot(n, n));
   if (!(length > Real(0))) return onward;
