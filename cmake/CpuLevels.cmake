@@ -1,7 +1,7 @@
 # The x86-64 levels the CPU hot loops are compiled for beside the baseline (GCC's
 # target_clones, picked at load time). "all" (the default) is fast on any x86-64
-# CPU; "host" takes only those the building machine runs, so that every copy in the
-# binary is one its tests can run; "none" the baseline alone.
+# CPU; "host" takes only the one the building machine picks (its highest), so that
+# the binary holds no copy its tests cannot run; "none" the baseline alone.
 set(MCSIM_CPU_LEVELS "all" CACHE STRING "x86-64 levels for the CPU hot loops: all, host, none, or a list of x86-64-v4 and x86-64-v3")
 set(_levels "${MCSIM_CPU_LEVELS}")
 if(_levels STREQUAL "all")
@@ -17,7 +17,8 @@ elseif(_levels STREQUAL "host")
   endif()
   foreach(_level x86-64-v4 x86-64-v3)
     if(_help MATCHES "${_level} \\(supported")
-      list(APPEND _levels ${_level})
+      set(_levels ${_level})
+      break()
     endif()
   endforeach()
 endif()
