@@ -236,6 +236,14 @@ TEST_CASE("one mirrored pin cell absorbs as a mirrored 3 x 3 lattice of it", "[t
 }
 
 namespace {
+// A tally that scores nothing.
+template <class Real>
+struct Unscored {
+  void track(const Place&, Vec3<Real>, int, Real, Vec3<Real>, Real) {}
+  void collision(int, int, Real, Vec3<Real>) {}
+  void absorbed(int, int, Real) {}
+};
+
 // A 17 x 17 lattice of pins far from the origin (x, y in [40, 61.42], where a
 // float's rounding is 4e-6), mirrors on the west and south faces.
 Csg far_lattice() {
@@ -278,11 +286,7 @@ void check_grazing_flights() {
     Particle3<Real> p{{Real(x), Real(y), Real(0)},
                       {Real(sine * std::cos(phi)), Real(sine * std::sin(phi)), Real(std::sqrt(1 - sine * sine))}, Real(1), 0};
     Uniforms<Real> u{rng::Stream(31, static_cast<std::uint64_t>(i))};
-    struct {
-      void track(const Place&, Vec3<Real>, int, Real, Vec3<Real>, Real) {}
-      void collision(int, int, Real, Vec3<Real>) {}
-      void absorbed(int, int, Real) {}
-    } t;
+    Unscored<Real> t;
     int surface = -1;
     const Fate f = csg_history(arrays.host_view(), m.view(), u, p, t, &surface);
     INFO("history " << i << ": from " << x << " " << y << " along " << p.u.x << " " << p.u.y << ", " << p.flights << " flights");
@@ -333,11 +337,7 @@ void check_collisions_at_walls() {
     u.renew();
     u.e = std::nextafter(b.distance, Real(0));  // mean free path 1: the flight's distance
     const Vec3<Real> along = p.u, start = p.p;
-    struct {
-      void track(const Place&, Vec3<Real>, int, Real, Vec3<Real>, Real) {}
-      void collision(int, int, Real, Vec3<Real>) {}
-      void absorbed(int, int, Real) {}
-    } t;
+    Unscored<Real> t;
     Fate f{};
     int surface = -1;
     REQUIRE(csg_flight(g, m.view(), u, p, t, &f, &surface));  // a pure scatterer: the collision scatters
