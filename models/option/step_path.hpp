@@ -307,8 +307,11 @@ struct StepPath {
     constexpr bool kLRBuckets = Buckets > 0 && kLR;
     constexpr int NB = Buckets > 0 ? Buckets : 1, NX = kBuckets ? N : 1;
     constexpr int NK = kBuckets && M == Monitor::Continuous ? N : 1, NS = kLRBuckets ? N : 1;
-    Real bx[NB][NX][W], by[NB][NX][W], sk[NB][NK][W], sb[NB][NS][W];
-    for (int b = 0; b < NB; ++b) zero(bx[b]), zero(by[b]), zero(sk[b]), zero(sb[b]);
+    // The inputs innermost: a step's update of every input's tangent is one run of memory.
+    Real bx[NX][W][NB], by[NX][W][NB], sk[NK][W][NB], sb[NS][W][NB];
+    for (int i = 0; i < NX; ++i) zero(bx[i]), zero(by[i]);
+    for (int i = 0; i < NK; ++i) zero(sk[i]);
+    for (int i = 0; i < NS; ++i) zero(sb[i]);
     for (auto& row : su)
       for (auto& e : row) e = Real(1);
     if constexpr (kLookback)  // the extreme starts at the spot
@@ -413,12 +416,12 @@ struct StepPath {
                 if constexpr (kBuckets) {
                   // X_b' = X_b dx'/dx + the carry's move a + dx'/dsigma d sigma / d b at x.
                   const Real dsigma = vol * zz - step_time * sigma;
-                  for (int b = 0; b < Buckets; ++b) bx[b][i][j] *= t.factor;
+                  for (int b = 0; b < Buckets; ++b) bx[i][j][b] *= t.factor;
                   each_entry([&](int b, Real ea, Real row) {
                     Real move = ea;
                     if (row >= Real(0))
                       move += dsigma * local.sigma(bucket_rows.data + static_cast<std::uint64_t>(row) * 2 * lv_nodes, origin, before);
-                    bx[b][i][j] += move;
+                    bx[i][j][b] += move;
                   });
                 }
               }
@@ -437,12 +440,12 @@ struct StepPath {
                   const Real levels_before = P == StepPayoff::ArithmeticAverage ? sum[i][j] : static_cast<Real>(step);
                   each_entry([&](int b, Real ea, Real ec) {
                     const Real t = ea + ec * zz;
-                    bx[b][i][j] += t;
-                    if constexpr (kAverage) by[b][i][j] += t * levels_before;
+                    bx[i][j][b] += t;
+                    if constexpr (kAverage) by[i][j][b] += t * levels_before;
                   });
                 }
                 if constexpr (kLRBuckets)  // the step's normal's score in the input: its mean moves by a, its deviation by c
-                  each_entry([&](int b, Real ea, Real ec) { sb[b][i][j] += (zz * ea + (zz * zz - Real(1)) * ec) / vol; });
+                  each_entry([&](int b, Real ea, Real ec) { sb[i][j][b] += (zz * ea + (zz * zz - Real(1)) * ec) / vol; });
                 if constexpr (kLR) sv[i][j] += zz * zz - Real(1) - zz * vol, st[i][j] += zz * vol;
               }
             }
@@ -472,10 +475,10 @@ struct StepPath {
                 // In input k the step's end moves by X_k, its start by X_k less this
                 // step's move t, and vol by c: the tangent is X_k (a + b) - t b - 2 a b c / vol.
                 const Real l = live[i][j], g = crossed ? Real(0) : Real(2) * e / (vol * vol);
-                for (int k = 0; k < Buckets; ++k) sk[k][i][j] = sk[k][i][j] * f + l * g * bx[k][i][j] * (a + b);
+                for (int k = 0; k < Buckets; ++k) sk[i][j][k] = sk[i][j][k] * f + l * g * bx[i][j][k] * (a + b);
                 const Real zz = c ? -z[lane][j] : z[lane][j];
                 each_entry([&](int k, Real ea, Real ec) {
-                  sk[k][i][j] -= l * g * ((ea + ec * zz) * b + Real(2) * a * b * ec / vol);
+                  sk[i][j][k] -= l * g * ((ea + ec * zz) * b + Real(2) * a * b * ec / vol);
                 });
               }
               live[i][j] *= f;
@@ -493,11 +496,11 @@ struct StepPath {
                   pv[i][j] = Real(0.5) * (w_before + w + turn * (d * (w - w_before) - Real(2) * vol * vol * inv_vol * log_u) / spread);
                   pt[i][j] = Real(0.5) * (clock_before + clock + turn * d * step_time / spread);
                   if constexpr (kBuckets) {  // likewise in each input: X_k at the step's end, less half its move t
-                    for (int k = 0; k < Buckets; ++k) by[k][i][j] = bx[k][i][j];
+                    for (int k = 0; k < Buckets; ++k) by[i][j][k] = bx[i][j][k];
                     const Real zz = c ? -z[lane][j] : z[lane][j];
                     each_entry([&](int k, Real ea, Real ec) {
                       const Real t = ea + ec * zz;
-                      by[k][i][j] += Real(0.5) * (turn * (d * t - Real(2) * vol * ec * log_u) / spread - t);
+                      by[i][j][k] += Real(0.5) * (turn * (d * t - Real(2) * vol * ec * log_u) / spread - t);
                     });
                   }
                 }
@@ -516,7 +519,7 @@ struct StepPath {
               if constexpr (kPW) pv[i][j] += level * wv[i][j], pt[i][j] += level * rate_tangent;
               if constexpr (Local && kPW) pu[i][j] += level * spot_tangent;
               if constexpr (Local && kBuckets)  // like pv: each level times its tangent
-                for (int b = 0; b < Buckets; ++b) by[b][i][j] += level * bx[b][i][j];
+                for (int b = 0; b < Buckets; ++b) by[i][j][b] += level * bx[i][j][b];
             }
             if constexpr (WithControl && P == StepPayoff::ArithmeticAverage) log_sum[i][j] += now;
             if constexpr (P == StepPayoff::GeometricAverage) {
@@ -524,7 +527,7 @@ struct StepPath {
               if constexpr (kPW) pv[i][j] += wv[i][j], pt[i][j] += rate_tangent;
               if constexpr (Local && kPW) pu[i][j] += spot_tangent;
               if constexpr (Local && kBuckets)
-                for (int b = 0; b < Buckets; ++b) by[b][i][j] += bx[b][i][j];
+                for (int b = 0; b < Buckets; ++b) by[i][j][b] += bx[i][j][b];
             }
             if constexpr (P == StepPayoff::ForwardStart) {  // the log spot the strike is set on
               sum[i][j] = step == start_step ? now : sum[i][j];
@@ -533,7 +536,7 @@ struct StepPath {
                   pv[i][j] = wv[i][j], pt[i][j] = rate_tangent;
                   if constexpr (Local) pu[i][j] = spot_tangent;
                   if constexpr (kBuckets)
-                    for (int b = 0; b < Buckets; ++b) by[b][i][j] = bx[b][i][j];
+                    for (int b = 0; b < Buckets; ++b) by[i][j][b] = bx[i][j][b];
                 }
             }
             if constexpr (P == StepPayoff::Cliquet) {  // the return since the last fixing
@@ -550,7 +553,7 @@ struct StepPath {
                 }
                 if constexpr (kBuckets) {
                   const Real zz = c ? -z[lane][j] : z[lane][j];
-                  each_entry([&](int b, Real ea, Real ec) { by[b][i][j] += k * (ea + ec * zz); });
+                  each_entry([&](int b, Real ea, Real ec) { by[i][j][b] += k * (ea + ec * zz); });
                 }
               }
             }
@@ -561,7 +564,7 @@ struct StepPath {
                   pv[i][j] = wv[i][j], pt[i][j] = rate_tangent;
                   if constexpr (Local) pu[i][j] = spot_tangent;
                   if constexpr (kBuckets)
-                    for (int b = 0; b < Buckets; ++b) by[b][i][j] = bx[b][i][j];
+                    for (int b = 0; b < Buckets; ++b) by[i][j][b] = bx[i][j][b];
                 }
               extreme[i][j] = reach > extreme[i][j] ? reach : extreme[i][j];
             }
@@ -594,7 +597,7 @@ struct StepPath {
             PathEnd<Real, NE> end{x[i][j], sum[i][j], extreme[i][j], Real(1), Real(0), wv[i][j], pv[i][j], clock, pt[i][j], {}, {}};
             if constexpr (Local) end.u = su[i][j], end.r = sr[i][j], end.pu = pu[i][j];
             if constexpr (kBuckets)
-              for (int b = 0; b < Buckets; ++b) end.bx[b] = bx[b][i][j], end.by[b] = by[b][i][j];
+              for (int b = 0; b < Buckets; ++b) end.bx[b] = bx[i][j][b], end.by[b] = by[i][j][b];
             tangents = value_tangents<P, Local, kBuckets>(*this, end, n, turn);
           }
           Real du = tangents.du, dv = tangents.dv, dt = tangents.dt;
@@ -606,7 +609,7 @@ struct StepPath {
               const Real keep = out ? survive : Real(1) - survive, gap = out ? value - rebate_pv : rebate_pv - value;
               du = keep * du + lu[i][j] * gap, dv = keep * dv + lv[i][j] * gap, dt = keep * dt + lt[i][j] * gap;
               if constexpr (kBuckets)
-                for (int b = 0; b < Buckets; ++b) bucket[b] = keep * bucket[b] + sk[b][i][j] * gap;
+                for (int b = 0; b < Buckets; ++b) bucket[b] = keep * bucket[b] + sk[i][j][b] * gap;
             }
             value = out ? survive * value + (Real(1) - survive) * rebate_pv
                         : (Real(1) - survive) * value + survive * rebate_pv;
@@ -630,7 +633,7 @@ struct StepPath {
               greek[2] += value * sv[i][j] * inv_vol;
               greek[3] += value * (rate_score - maturity), greek[4] -= value * rate_score;
               if constexpr (kLRBuckets)
-                for (int b = 0; b < Buckets; ++b) greek[5 + b] += value * sb[b][i][j] - bucket_discount[b] * value;
+                for (int b = 0; b < Buckets; ++b) greek[5 + b] += value * sb[i][j][b] - bucket_discount[b] * value;
             }
           }
           total += value;
