@@ -26,6 +26,9 @@ struct Material {
   double scatter_out(int g) const;  // from group g to every group
   bool fissile() const;
 };
+// One entry of the model's `materials:` list, inline or from a library, its errors
+// reported on `b` (material_config.cpp).
+Material read_material(io::Block& b);
 
 enum class Shape { Infinite, Slab, Sphere, Csg };
 enum class Boundary { Vacuum, Reflective };
