@@ -1,7 +1,8 @@
 # The x86-64 levels the CPU hot loops are compiled for beside the baseline (GCC's
 # target_clones, picked at load time). "all" (the default) is fast on any x86-64
-# CPU; "host" takes only the one the building machine picks (its highest), so that
-# the binary holds no copy its tests cannot run; "none" the baseline alone.
+# CPU; "host" compiles them for the building machine's highest level alone, without
+# the baseline copy (half the build time: the binary holds no copy its tests cannot
+# run, and refuses a CPU without that level); "none" the baseline alone.
 set(MCSIM_CPU_LEVELS "all" CACHE STRING "x86-64 levels for the CPU hot loops: all, host, none, or a list of x86-64-v4 and x86-64-v3")
 set(_levels "${MCSIM_CPU_LEVELS}")
 if(_levels STREQUAL "all")
@@ -21,6 +22,9 @@ elseif(_levels STREQUAL "host")
       break()
     endif()
   endforeach()
+  if(_levels)
+    add_compile_definitions(MCSIM_CPU_HOST_ONLY)
+  endif()
 endif()
 foreach(_level IN LISTS _levels)
   if(_level STREQUAL "x86-64-v4")
@@ -31,9 +35,12 @@ foreach(_level IN LISTS _levels)
     message(FATAL_ERROR "MCSIM_CPU_LEVELS: unknown level '${_level}' (all, host, none, x86-64-v4, x86-64-v3)")
   endif()
 endforeach()
-if(_levels)
+if(_levels AND MCSIM_CPU_LEVELS STREQUAL "host")
+  set(_shown "${_levels} alone")
+elseif(_levels)
   string(REPLACE ";" ", " _shown "${_levels}")
+  set(_shown "x86-64 baseline and ${_shown}")
 else()
-  set(_shown "none")
+  set(_shown "x86-64 baseline")
 endif()
-message(STATUS "mcsim: CPU hot loops for x86-64 baseline and ${_shown} (MCSIM_CPU_LEVELS=${MCSIM_CPU_LEVELS})")
+message(STATUS "mcsim: CPU hot loops for ${_shown} (MCSIM_CPU_LEVELS=${MCSIM_CPU_LEVELS})")

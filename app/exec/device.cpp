@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "app/exec/cpu_clones.hpp"
 #include "reduce/mpi.hpp"
 
 namespace mcsim {
@@ -31,6 +32,10 @@ DeviceTiming Device::timing() const {
 }
 
 std::unique_ptr<Device> make_cpu_device() {
+  if (const char* level = missing_cpu_level())
+    throw std::runtime_error(std::string("this mcsim's CPU loops were built for ") + level +
+                             " CPUs alone (MCSIM_CPU_LEVELS=host) and this CPU lacks it; rebuild with "
+                             "-DMCSIM_CPU_LEVELS=all for a binary that runs on any x86-64 CPU");
   return std::make_unique<Device>(DeviceKind::Cpu, 0, "cpu (" + std::to_string(omp_get_max_threads()) + " threads)");
 }
 
