@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <random>
+#include <string>
 
 #include "models/transport/geometry/csg_geometry.hpp"
 #include "models/transport/geometry/csg_history.hpp"
@@ -42,16 +43,19 @@ Csg far_lattice() {
   return Csg(spec, {"fuel", "water"});
 }
 
+// The far lattice's fuel and water, both of this total and scattering cross section.
+TransportSpec far_materials(const std::string& total, const std::string& scatter) {
+  const std::string xs = "total: " + total + ", scatter: " + scatter + " }\n";
+  return materials_spec("materials:\n  - { name: fuel, " + xs + "  - { name: water, " + xs +
+                        "geometry: { type: infinite }\nregions: [fuel]\n");
+}
+
 // Histories that graze the lattice's walls through nearly void material: each must
 // cross every wall and pin it meets and leak through the east or north face. Some
 // start on a wall.
 template <class Real>
 void check_grazing_flights() {
-  const TransportSpec s = materials_spec(
-      "materials:\n"
-      "  - { name: fuel, total: 1.0e-8, scatter: 0 }\n"
-      "  - { name: water, total: 1.0e-8, scatter: 0 }\n"
-      "geometry: { type: infinite }\nregions: [fuel]\n");
+  const TransportSpec s = far_materials("1.0e-8", "0");
   const CsgArrays<Real> arrays = far_lattice().arrays<Real>();
   const LayerArrays<Real> m = material_arrays<Real>(s);
   std::mt19937_64 rng(5);
@@ -95,11 +99,7 @@ namespace {
 // or none (a mirror's far side). Each must stay in its cell, by the nudge or more.
 template <class Real>
 void check_collisions_at_walls() {
-  const TransportSpec s = materials_spec(
-      "materials:\n"
-      "  - { name: fuel, total: 1.0, scatter: 1.0 }\n"
-      "  - { name: water, total: 1.0, scatter: 1.0 }\n"
-      "geometry: { type: infinite }\nregions: [fuel]\n");
+  const TransportSpec s = far_materials("1.0", "1.0");
   const CsgArrays<Real> arrays = far_lattice().arrays<Real>();
   const CsgView<Real> g = arrays.host_view();
   const LayerArrays<Real> m = material_arrays<Real>(s);
