@@ -23,7 +23,7 @@ elseif(_levels STREQUAL "host")
     endif()
   endforeach()
   if(_levels)
-    add_compile_definitions(MCSIM_CPU_HOST_ONLY)
+    add_compile_definitions(MCSIM_CPU_HOST_LEVEL="${_levels}")  # app/exec/cpu_clones.hpp
   endif()
 endif()
 foreach(_level IN LISTS _levels)

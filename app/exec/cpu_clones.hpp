@@ -7,12 +7,8 @@
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(MCSIM_NO_CPU_CLONES) && \
     (defined(MCSIM_CLONE_V4) || defined(MCSIM_CLONE_V3))
-#if defined(MCSIM_CPU_HOST_ONLY) && defined(MCSIM_CLONE_V4)  // this machine's level alone
-#define MCSIM_CPU_LEVEL "x86-64-v4"
-#define MCSIM_CPU_CLONES __attribute__((flatten, target("arch=x86-64-v4")))
-#elif defined(MCSIM_CPU_HOST_ONLY)
-#define MCSIM_CPU_LEVEL "x86-64-v3"
-#define MCSIM_CPU_CLONES __attribute__((flatten, target("arch=x86-64-v3")))
+#if defined(MCSIM_CPU_HOST_LEVEL)  // this machine's level alone
+#define MCSIM_CPU_CLONES __attribute__((flatten, target("arch=" MCSIM_CPU_HOST_LEVEL)))
 #elif defined(MCSIM_CLONE_V4) && defined(MCSIM_CLONE_V3)
 #define MCSIM_CPU_CLONES __attribute__((flatten, target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #elif defined(MCSIM_CLONE_V4)
@@ -29,8 +25,8 @@ namespace mcsim {
 // With the hot loops built for one level alone: that level when this CPU lacks it
 // (the loops would fault on their first instruction of it), else null.
 inline const char* missing_cpu_level() {
-#ifdef MCSIM_CPU_LEVEL
-  return __builtin_cpu_supports(MCSIM_CPU_LEVEL) ? nullptr : MCSIM_CPU_LEVEL;
+#ifdef MCSIM_CPU_HOST_LEVEL
+  return __builtin_cpu_supports(MCSIM_CPU_HOST_LEVEL) ? nullptr : MCSIM_CPU_HOST_LEVEL;
 #else
   return nullptr;
 #endif
