@@ -159,11 +159,16 @@ std::vector<Scenario> build_scenarios(const YAML::Node& root, const std::vector<
   plain.remove("scenarios");
   plain.remove("sweep");
   std::vector<Scenario> out;
+  // Every scenario's tree in one node memory: a value set into a tree brings its
+  // document's memory along (yaml-cpp merges the two), so in a memory of its own
+  // each tree would take in the whole config again, a sweep's every point.
+  YAML::Node trees;
   for (const ScenarioSpec& spec : specs) {
     Scenario s;
     s.name = spec.name;
     s.model = job.model;
     YAML::Node tree = YAML::Clone(plain);
+    trees.push_back(tree);
     if (!spec.sets.empty()) {
       diag.set_context("scenario " + spec.name);
       bool ok = true;
@@ -322,8 +327,10 @@ Job load_job_text(const std::string& text, const std::string& label,
 }
 
 Job Job::scenario(std::size_t i) const {
-  Job one = *this;
-  one.yaml = scenarios.at(i).yaml;
+  // Field by field: a copy of the whole would copy every scenario (a sweep's
+  // thousand, for each of them).
+  Job one;
+  one.file = file, one.yaml = scenarios.at(i).yaml, one.model_type = model_type, one.run = run;
   one.model = scenarios[i].model;
   one.scenarios = {scenarios[i]};
   return one;
