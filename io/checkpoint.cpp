@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "io/hdf5.hpp"
 #include "reduce/partial.hpp"
@@ -26,33 +28,53 @@ std::string checkpoint_path(const std::string& results_path, int rank) {
   return rank == 0 ? base + ".ckpt.h5" : fmt::format("{}.ckpt.r{}.h5", base, rank);
 }
 
-std::string results_path_of(const std::string& checkpoint) {
-  const std::string name = fs::path(checkpoint).filename().string();
+namespace {
+// Where ".ckpt." starts in a checkpoint's file name (RESULTS.ckpt.h5 or
+// RESULTS.ckpt.rN.h5), or npos for any other name.
+std::size_t checkpoint_suffix(const std::string& name) {
   const auto at = name.rfind(".ckpt.");
-  const std::string rest = at == std::string::npos ? "" : name.substr(at + 6);
+  if (at == std::string::npos || at == 0) return std::string::npos;
+  const std::string rest = name.substr(at + 6);
   const bool rank = rest.size() > 4 && rest[0] == 'r' && rest.compare(rest.size() - 3, 3, ".h5") == 0 &&
                     rest.find_first_not_of("0123456789", 1) == rest.size() - 3;
-  if (at == std::string::npos || at == 0 || (rest != "h5" && !rank))
+  return rest == "h5" || rank ? at : std::string::npos;
+}
+}  // namespace
+
+std::string results_path_of(const std::string& checkpoint) {
+  const std::string name = fs::path(checkpoint).filename().string();
+  const auto at = checkpoint_suffix(name);
+  if (at == std::string::npos)
     throw std::runtime_error("'" + checkpoint + "' is not named as a checkpoint (RESULTS.ckpt.h5 or RESULTS.ckpt.rN.h5)");
   return (fs::path(checkpoint).parent_path() / (name.substr(0, at) + ".h5")).string();
 }
 
-std::vector<std::string> find_checkpoints(const std::string& results_path) {
-  const fs::path base(results_base(results_path));
-  const fs::path dir = base.has_parent_path() ? base.parent_path() : fs::path(".");
-  const std::string name = base.filename().string() + ".ckpt.";
-  std::vector<std::string> out;
-  if (!fs::is_directory(dir)) return out;
-  for (const auto& e : fs::directory_iterator(dir)) {
-    const std::string f = e.path().filename().string();
-    const bool ours = f.rfind(name, 0) == 0 && f.size() > 3 && f.compare(f.size() - 3, 3, ".h5") == 0;
-    const std::string middle = ours ? f.substr(name.size(), f.size() - name.size() - 3) : "";
-    // RESULTS.ckpt.h5 (middle empty after "ckpt.") or RESULTS.ckpt.rN.h5
-    if (f == name + "h5" || (ours && middle.size() > 1 && middle[0] == 'r' &&
-                             middle.find_first_not_of("0123456789", 1) == std::string::npos))
-      out.push_back(e.path().string());
+std::vector<std::vector<std::string>> find_checkpoints(const std::vector<std::string>& results_paths) {
+  // Each folder listed once (a sweep's thousand scenarios share one): a file's
+  // results base, RESULTS of RESULTS.ckpt.h5 or RESULTS.ckpt.rN.h5, finds its paths.
+  std::map<fs::path, std::unordered_map<std::string, std::vector<std::size_t>>> by_dir;
+  for (std::size_t i = 0; i < results_paths.size(); ++i) {
+    const fs::path base(results_base(results_paths[i]));
+    by_dir[base.has_parent_path() ? base.parent_path() : fs::path(".")][base.filename().string()].push_back(i);
+  }
+  std::vector<std::vector<std::string>> out(results_paths.size());
+  for (const auto& [dir, names] : by_dir) {
+    std::error_code e;
+    if (!fs::is_directory(dir, e)) continue;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      const std::string f = entry.path().filename().string();
+      const auto at = checkpoint_suffix(f);
+      if (at == std::string::npos) continue;
+      const auto found = names.find(f.substr(0, at));
+      if (found == names.end()) continue;
+      for (const std::size_t i : found->second) out[i].push_back(entry.path().string());
+    }
   }
   return out;
+}
+
+std::vector<std::string> find_checkpoints(const std::string& results_path) {
+  return std::move(find_checkpoints(std::vector<std::string>{results_path}).front());
 }
 
 namespace {
@@ -120,9 +142,11 @@ Checkpoint read(const std::string& path) {
 
 Checkpoint read_checkpoint(const std::string& path) { return h5::read_named("checkpoint '" + path + "'", path, read); }
 
-void remove_checkpoints(const std::string& results_path) {
-  for (const auto& p : find_checkpoints(results_path)) fs::remove(p);
+void remove_checkpoints(const std::vector<std::string>& results_paths) {
+  for (const auto& files : find_checkpoints(results_paths))
+    for (const auto& p : files) fs::remove(p);
 }
+void remove_checkpoints(const std::string& results_path) { remove_checkpoints(std::vector<std::string>{results_path}); }
 
 std::string fingerprint(const std::string& text) { return fmt::format("{:016x}", reduce::checksum(text)); }
 

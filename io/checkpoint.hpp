@@ -34,13 +34,16 @@ std::string checkpoint_path(const std::string& results_path, int rank);
 // The results path a checkpoint file is named after (RESULTS.ckpt.h5, RESULTS.ckpt.rN.h5
 // -> RESULTS.h5); throws for a name that is not a checkpoint's.
 std::string results_path_of(const std::string& checkpoint);
-// Every checkpoint file of this results path now on disk.
+// Every checkpoint file of this results path now on disk; of each of these paths
+// (one listing of each folder).
 std::vector<std::string> find_checkpoints(const std::string& results_path);
+std::vector<std::vector<std::string>> find_checkpoints(const std::vector<std::string>& results_paths);
 void write_checkpoint(const std::string& path, const Checkpoint& c);
 // Refuses, naming the file, one that is not a checkpoint of this format, lists a
 // unit out of range or twice, or fails its checksums.
 Checkpoint read_checkpoint(const std::string& path);
 void remove_checkpoints(const std::string& results_path);
+void remove_checkpoints(const std::vector<std::string>& results_paths);
 
 // A short, stable hash of a job's identity (reduce::checksum, as hex).
 std::string fingerprint(const std::string& text);

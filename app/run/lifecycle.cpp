@@ -105,7 +105,10 @@ ScenarioRun run_stages(StagedJob& family, const io::Job& job, const RunOptions& 
     }
     progress.finish();
   }
-  if (options.checkpoint_at_end) checkpoints.save();
+  if (options.scenario_saved_at && since(*options.scenario_saved_at) >= options.scenario_checkpoint_s) {
+    checkpoints.save();
+    *options.scenario_saved_at = Clock::now();
+  }
   checkpoints.check();
   const double stages_s = since(t_stages);
 

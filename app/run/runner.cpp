@@ -101,9 +101,16 @@ void results_header(const io::Job& job, const RunOptions& options, const std::st
 
 }  // namespace
 
+namespace {
+std::runtime_error unfinished_run(const std::string& checkpoint) {
+  return std::runtime_error("a checkpoint of an unfinished run exists (" + checkpoint +
+                            "): pass --resume to continue it, or --force to start over");
+}
+}  // namespace
+
 std::vector<std::pair<std::string, io::Checkpoint>> resume_checkpoints(const RunOptions& opt, const std::string& fingerprint,
                                                                        std::uint64_t units, reduce::PartialLayout layout) {
-  if (opt.checkpoint_for.empty()) return {};
+  if (opt.checkpoint_for.empty() || opt.none_saved) return {};
   const auto files = io::find_checkpoints(opt.checkpoint_for);
   if (files.empty()) {
     if (opt.resume) throw std::runtime_error("--resume: no checkpoint of '" + opt.checkpoint_for + "' found");
@@ -111,8 +118,7 @@ std::vector<std::pair<std::string, io::Checkpoint>> resume_checkpoints(const Run
   }
   if (!opt.resume) {
     if (!opt.discard_old)
-      throw std::runtime_error("a checkpoint of an unfinished run exists (" + files.front() +
-                               "): pass --resume to continue it, or --force to start over");
+      throw unfinished_run(files.front());
     if (mpi::master()) io::remove_checkpoints(opt.checkpoint_for);
     return {};
   }
@@ -163,8 +169,17 @@ std::string scenario_checkpoint_path(const std::string& results_path, const io::
   return io::results_base(results_path) + "." + job.scenarios.at(i).name + ".h5";
 }
 
+namespace {
+std::vector<std::string> scenario_checkpoint_paths(const std::string& results_path, const io::Job& job) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < std::max<std::size_t>(job.scenarios.size(), 1); ++i)
+    out.push_back(scenario_checkpoint_path(results_path, job, i));
+  return out;
+}
+}  // namespace
+
 void remove_job_checkpoints(const std::string& results_path, const io::Job& job) {
-  for (std::size_t i = 0; i < job.scenarios.size(); ++i) io::remove_checkpoints(scenario_checkpoint_path(results_path, job, i));
+  io::remove_checkpoints(scenario_checkpoint_paths(results_path, job));
 }
 
 io::Results run_job(const io::Job& job, const RunOptions& options) {
@@ -189,15 +204,19 @@ io::Results run_job(const io::Job& config, const RunOptions& options, const Devi
   // Checkpoints per scenario: refuse to start over an unfinished run before any
   // work, and resume the scenarios that have some (the others start afresh).
   std::vector<bool> saved(n);
-  if (n > 1) {
-    for (std::size_t i = 0; i < n; ++i)
-      saved[i] = !options.checkpoint_for.empty() && !io::find_checkpoints(scenario_checkpoint_path(options.checkpoint_for, job, i)).empty();
-    const bool any = std::find(saved.begin(), saved.end(), true) != saved.end();
-    if (options.resume && !any) throw std::runtime_error("--resume: no checkpoint of '" + options.checkpoint_for + "' found");
+  if (n > 1 && !options.checkpoint_for.empty()) {
+    const auto found = io::find_checkpoints(scenario_checkpoint_paths(options.checkpoint_for, job));
+    for (std::size_t i = 0; i < n; ++i) saved[i] = !found[i].empty();
+    const auto first = std::find(saved.begin(), saved.end(), true);
+    if (options.resume && first == saved.end())
+      throw std::runtime_error("--resume: no checkpoint of '" + options.checkpoint_for + "' found");
+    if (!options.resume && !options.discard_old && first != saved.end())
+      throw unfinished_run(found[static_cast<std::size_t>(first - saved.begin())].front());
   }
 
   io::Results r;
   double simulate_s = 0, work = 0;
+  auto unsaved_since = Clock::now();  // the scenarios' last checkpoint
   for (std::size_t i = 0; i < n; ++i) {
     ScenarioRun run;
     if (n == 1) {
@@ -212,7 +231,8 @@ io::Results run_job(const io::Job& config, const RunOptions& options, const Devi
       RunOptions o = options;
       o.checkpoint_for = scenario_checkpoint_path(options.checkpoint_for, job, i);
       o.resume = options.resume && saved[i];
-      o.checkpoint_at_end = true;
+      o.none_saved = !saved[i];
+      o.scenario_saved_at = &unsaved_since;
       o.keep_tails = true;
       o.scenario = job.scenarios[i].name;
       if (options.progress && mpi::master()) fmt::print(stderr, "scenario {} ({} of {})\n", job.scenarios[i].name, i + 1, n);

@@ -3,6 +3,7 @@
 // assembled here once: provenance, paired differences from the base scenario,
 // every device's time and the job's wall time (the caller writes them).
 #pragma once
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -26,9 +27,13 @@ struct RunOptions {
   std::string checkpoint_for;
   bool resume = false;       // continue from the checkpoints found
   bool discard_old = false;  // delete checkpoints found instead of refusing to start
-  // Also checkpoint a finished run: a job of several scenarios keeps each finished
-  // one until its results file is written.
-  bool checkpoint_at_end = false;
+  bool none_saved = false;   // the caller found none to look for (a job's scenarios, in one listing)
+  // A job of several scenarios keeps each finished one in a checkpoint until its
+  // results file is written, once scenario_checkpoint_s of work since the last
+  // such checkpoint (*scenario_saved_at, which the write sets) would be lost
+  // without it: quicker scenarios cost less to rerun than to write (a sweep's).
+  std::chrono::steady_clock::time_point* scenario_saved_at = nullptr;
+  double scenario_checkpoint_s = 1;
   // Keep each risk level's tail scenarios (for paired VaR and ES differences).
   bool keep_tails = false;
   // When stderr is not a terminal (a batch job's log), a progress line every this
