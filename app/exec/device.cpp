@@ -2,7 +2,11 @@
 
 #include <omp.h>
 
+#include <condition_variable>
+#include <exception>
 #include <stdexcept>
+#include <thread>
+#include <utility>
 
 #include "app/exec/cpu_clones.hpp"
 #include "reduce/mpi.hpp"
@@ -17,6 +21,64 @@ Device::Device(DeviceKind kind, int ordinal, std::string name)
       name_(std::move(name)),
       min_unit_(kind == DeviceKind::Cpu ? static_cast<std::uint64_t>(omp_get_max_threads()) : 1) {
   timing_.device = name_;
+}
+
+// One task at a time: callers queue on `calls`, the thread runs `task` and
+// clears it.
+struct Device::Home {
+  std::mutex calls, mutex;
+  std::condition_variable wake, done;
+  const std::function<void()>* task = nullptr;
+  std::exception_ptr error;
+  bool stop = false;
+  std::thread thread;
+
+  Home() : thread([this] { loop(); }) {}
+  ~Home() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stop = true;
+    }
+    wake.notify_one();
+    thread.join();
+  }
+  void loop() {
+    std::unique_lock<std::mutex> lock(mutex);
+    for (;;) {
+      wake.wait(lock, [this] { return stop || task; });
+      if (!task) return;
+      lock.unlock();
+      std::exception_ptr e;
+      try {
+        (*task)();
+      } catch (...) {
+        e = std::current_exception();
+      }
+      lock.lock();
+      error = e, task = nullptr;
+      done.notify_one();
+    }
+  }
+  void run(const std::function<void()>& f) {
+    std::lock_guard<std::mutex> one(calls);
+    std::unique_lock<std::mutex> lock(mutex);
+    task = &f;
+    wake.notify_one();
+    done.wait(lock, [this] { return task == nullptr; });
+    if (std::exception_ptr e = std::exchange(error, nullptr)) std::rethrow_exception(e);
+  }
+};
+
+Device::~Device() = default;
+
+void Device::run(const std::function<void()>& f) {
+  if (kind_ != DeviceKind::Cpu) return f();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!home_) home_ = std::make_unique<Home>();
+  }
+  if (std::this_thread::get_id() == home_->thread.get_id()) return f();
+  home_->run(f);
 }
 
 void Device::add_time(double seconds, double kernel_ms, std::uint64_t paths) {

@@ -7,6 +7,7 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -40,6 +41,7 @@ class Executor {
 class Device {
  public:
   Device(DeviceKind kind, int ordinal, std::string name);
+  ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
 
@@ -51,6 +53,13 @@ class Device {
   // True when work runs off the host's cores, so the host may prepare the next unit
   // meanwhile (a GPU; not the CPU, whose threads would compete).
   bool beside_host() const { return kind_ != DeviceKind::Cpu; }
+
+  // Runs f on the CPU device's own thread and waits for it, so the device's
+  // OpenMP team is made once and kept: a team belongs to the thread that starts it,
+  // and a fresh one a call (a sweep's scenario, a unit on a new thread) would leave
+  // the last one's threads spinning on the cores the next one needs. On a GPU, or
+  // from that thread, f runs where it is called. f's exception is rethrown here.
+  void run(const std::function<void()>& f);
 
   // Adds a call's figures; calls may overlap (risk losses ahead of sums), so
   // overlapping calls count their wall time twice.
@@ -74,6 +83,8 @@ class Device {
   mutable std::mutex mutex_;
   DeviceTiming timing_;
   std::map<std::type_index, std::unique_ptr<Executor>> executors_;
+  struct Home;  // the CPU's own thread (device.cpp)
+  std::unique_ptr<Home> home_;
 };
 
 // One call's figures, added to its device when the call ends (however it ends).

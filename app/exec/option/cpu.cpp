@@ -19,7 +19,9 @@ class CpuOptionExecutor : public OptionExecutor {
            PathCounter* progress) override {
     TimedCall call(device_, std::min(geo.paths, last * geo.chunk_paths) - first * geo.chunk_paths);
     const ChunkRun chunks{geo, first, last, tally_width(kernel), out, progress};
-    std::visit([&](const auto& k) { cpu_run_family<FamilyOf<std::decay_t<decltype(k)>>>(kernel, chunks); }, kernel);
+    device_.run([&] {
+      std::visit([&](const auto& k) { cpu_run_family<FamilyOf<std::decay_t<decltype(k)>>>(kernel, chunks); }, kernel);
+    });
   }
 
  private:

@@ -67,14 +67,18 @@ class CpuRiskExecutor : public RiskExecutor {
   explicit CpuRiskExecutor(Device& device) : device_(device) {}
   void scenario_losses(const var::RiskKernel& k, std::uint64_t first, std::uint64_t count, double* out) override {
     TimedCall call(device_, count);
-    if (k.precision == Precision::Float) losses_on(k.in_float, k.seed, first, count, out);
-    else losses_on(k.in_double, k.seed, first, count, out);
+    device_.run([&] {
+      if (k.precision == Precision::Float) losses_on(k.in_float, k.seed, first, count, out);
+      else losses_on(k.in_double, k.seed, first, count, out);
+    });
   }
   void position_sums(const var::RiskKernel& k, const std::vector<std::uint64_t>& scenarios,
                      const std::vector<std::uint32_t>& masks, int bands, reduce::Fixed* sums) override {
     TimedCall call(device_, 0);
-    if (k.precision == Precision::Float) sums_on(k.in_float, k.seed, k.unit, k.square_unit, scenarios, masks, bands, sums);
-    else sums_on(k.in_double, k.seed, k.unit, k.square_unit, scenarios, masks, bands, sums);
+    device_.run([&] {
+      if (k.precision == Precision::Float) sums_on(k.in_float, k.seed, k.unit, k.square_unit, scenarios, masks, bands, sums);
+      else sums_on(k.in_double, k.seed, k.unit, k.square_unit, scenarios, masks, bands, sums);
+    });
   }
 
  private:

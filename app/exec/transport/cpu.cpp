@@ -153,10 +153,10 @@ class CpuTransportExecutor : public TransportExecutor {
   void run(const transport::TransportKernel& k, const TransportBatch& b, std::uint64_t* tallies,
            std::vector<Site<double>>* bank) override {
     TimedCall call(device_, b.count);
-    if (k.precision == Precision::Float)
-      run_on(k.in_float, k.seed, b, tallies, bank);
-    else
-      run_on(k.in_double, k.seed, b, tallies, bank);
+    device_.run([&] {
+      if (k.precision == Precision::Float) run_on(k.in_float, k.seed, b, tallies, bank);
+      else run_on(k.in_double, k.seed, b, tallies, bank);
+    });
   }
 
  private:
