@@ -161,9 +161,10 @@ void Block::not_available(const std::string& key, const std::string& what) {
   if (has(key)) error(key, what + " is not available in this version");
 }
 
+// Called only while recording (`if (diag_.schema)` at each reader): its texts cost
+// more than reading the key.
 void Block::describe(const std::string& key, const std::string& type, const std::string& fallback,
                      const std::string& allowed) {
-  if (!diag_.schema) return;
   const auto note = notes_.find(key);
   const std::string shown_fallback = note == notes_.end() ? fallback : note->second.first;
   const std::string shown_allowed = note == notes_.end() || note->second.second.empty() ? allowed : note->second.second;
@@ -207,7 +208,7 @@ YAML::Node Block::scalar(const std::string& key, bool required) {
 }
 
 double Block::real(const std::string& key, std::optional<double> fallback, Range range) {
-  describe(key, "number", fallback_text(fallback), range.describe() == "a number" ? "" : range.describe());
+  if (diag_.schema) describe(key, "number", fallback_text(fallback), range.describe() == "a number" ? "" : range.describe());
   const YAML::Node n = scalar(key, !fallback.has_value());
   if (!n) return fallback.value_or(0.0);
   const auto v = parse_number(n.Scalar());
@@ -224,7 +225,7 @@ double Block::real(const std::string& key, std::optional<double> fallback, Range
 
 std::uint64_t Block::count(const std::string& key, std::optional<std::uint64_t> fallback,
                            std::uint64_t min, std::uint64_t max) {
-  describe(key, "whole number", fallback_text(fallback),
+  if (diag_.schema) describe(key, "whole number", fallback_text(fallback),
            ">= " + std::to_string(min) + (max == ~std::uint64_t{0} ? "" : ", <= " + std::to_string(max)));
   const YAML::Node n = scalar(key, !fallback.has_value());
   if (!n) return fallback.value_or(min);
@@ -245,7 +246,7 @@ std::uint64_t Block::count(const std::string& key, std::optional<std::uint64_t> 
 }
 
 std::string Block::text(const std::string& key, std::optional<std::string> fallback) {
-  describe(key, "text", fallback ? (fallback->empty() ? "-" : *fallback) : "");
+  if (diag_.schema) describe(key, "text", fallback ? (fallback->empty() ? "-" : *fallback) : "");
   const YAML::Node n = scalar(key, !fallback.has_value());
   if (!n) return fallback.value_or("");
   return n.Scalar();
@@ -253,7 +254,7 @@ std::string Block::text(const std::string& key, std::optional<std::string> fallb
 
 std::string Block::choice(const std::string& key, const std::vector<std::string>& allowed,
                           std::optional<std::string> fallback) {
-  describe(key, "one of", fallback ? (fallback->empty() ? "-" : *fallback) : "", join(allowed));
+  if (diag_.schema) describe(key, "one of", fallback ? (fallback->empty() ? "-" : *fallback) : "", join(allowed));
   const YAML::Node n = scalar(key, !fallback.has_value());
   if (!n) return fallback.value_or("");
   const std::string v = n.Scalar();
@@ -282,7 +283,7 @@ bool Block::numbers(const YAML::Node& list, const std::string& key, Range range,
 }
 
 std::vector<double> Block::reals(const std::string& key, Range range) {
-  describe(key, "list of numbers", "-", range.describe() == "a number" ? "" : range.describe());
+  if (diag_.schema) describe(key, "list of numbers", "-", range.describe() == "a number" ? "" : range.describe());
   known_.insert(key);
   std::vector<double> out;
   if (!has(key)) return out;
@@ -296,7 +297,7 @@ std::vector<double> Block::reals(const std::string& key, Range range) {
 }
 
 std::vector<std::vector<double>> Block::matrix(const std::string& key, Range range) {
-  describe(key, "matrix", "-", range.describe() == "a number" ? "" : range.describe());
+  if (diag_.schema) describe(key, "matrix", "-", range.describe() == "a number" ? "" : range.describe());
   known_.insert(key);
   std::vector<std::vector<double>> out;
   if (!has(key)) return out;
@@ -318,7 +319,7 @@ std::vector<std::vector<double>> Block::matrix(const std::string& key, Range ran
 }
 
 std::vector<Block> Block::children(const std::string& key) {
-  describe(key, "list of blocks", "-");
+  if (diag_.schema) describe(key, "list of blocks", "-");
   known_.insert(key);
   std::vector<Block> out;
   if (!has(key)) return out;
@@ -342,7 +343,7 @@ std::vector<Block> Block::children(const std::string& key) {
 
 std::vector<std::string> Block::choices(const std::string& key, const std::vector<std::string>& allowed,
                                         std::vector<Block>* mappings) {
-  describe(key, "list, each one of", "-", join(allowed));
+  if (diag_.schema) describe(key, "list, each one of", "-", join(allowed));
   known_.insert(key);
   std::vector<std::string> out;
   if (!has(key)) return out;
@@ -373,7 +374,7 @@ std::vector<std::string> Block::choices(const std::string& key, const std::vecto
 }
 
 Block Block::child(const std::string& key, bool required) {
-  describe(key, "block", required ? "" : "-");
+  if (diag_.schema) describe(key, "block", required ? "" : "-");
   known_.insert(key);
   if (!has(key)) {
     if (required && node_.IsMap()) error("", "missing required block '" + key + "'");
@@ -388,7 +389,7 @@ Block Block::child(const std::string& key, bool required) {
 }
 
 YAML::Node Block::raw(const std::string& key) {
-  describe(key, "any", "-");
+  if (diag_.schema) describe(key, "any", "-");
   known_.insert(key);
   return has(key) ? node_[key] : YAML::Node(YAML::NodeType::Undefined);
 }
