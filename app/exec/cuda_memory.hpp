@@ -1,6 +1,6 @@
 // Device memory that grows to the largest size asked of it and is kept between
 // calls, CUDA errors as exceptions that name the device and the step, and a timer
-// of device work by CUDA events. For the CUDA executors only.
+// of device work by CUDA events, streams. For the CUDA executors only.
 #pragma once
 #include <cuda_runtime.h>
 #include <thrust/device_vector.h>
@@ -42,6 +42,37 @@ class DeviceBuffer {
 
  private:
   thrust::device_vector<unsigned char> bytes_;
+};
+
+// A stream that waits for the default stream's earlier work and is waited for by
+// its later work (cudaStreamCreate's blocking kind).
+class Stream {
+ public:
+  explicit Stream(int device) { check_cuda(cudaStreamCreate(&stream_), device, "stream creation"); }
+  ~Stream() { cudaStreamDestroy(stream_); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  operator cudaStream_t() const { return stream_; }
+
+ private:
+  cudaStream_t stream_;
+};
+
+// A point in one stream's work that another stream's later work waits for.
+class Mark {
+ public:
+  explicit Mark(int device) : device_(device) {
+    check_cuda(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), device_, "event creation");
+  }
+  ~Mark() { cudaEventDestroy(event_); }
+  Mark(const Mark&) = delete;
+  Mark& operator=(const Mark&) = delete;
+  void record(cudaStream_t in) { check_cuda(cudaEventRecord(event_, in), device_, "event record"); }
+  void before(cudaStream_t other) { check_cuda(cudaStreamWaitEvent(other, event_, 0), device_, "stream wait"); }
+
+ private:
+  int device_;
+  cudaEvent_t event_;
 };
 
 // The device's milliseconds for the work queued on the default stream between

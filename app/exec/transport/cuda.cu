@@ -8,6 +8,9 @@
 // global memory: integer adds commute, so the row's tallies do not depend on the
 // order. History h keeps its fission sites in its own K places of the bank; a
 // scan of the counts packs them in the CPU's history order.
+// A fixed-source call runs its rows in pieces, two at a time on two streams (one's
+// tail overlapping the next's start), and copies each piece's rows back while
+// the later pieces run.
 // Eigenvalue generations on one GPU keep the sites there: the next generation's
 // are drawn from the packed bank on the device, and only the tallies and the
 // bank's mesh counts come back.
@@ -18,9 +21,11 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "app/exec/cuda_memory.hpp"
 #include "app/exec/transport/executor.hpp"
@@ -49,9 +54,13 @@ class CudaTransportExecutor : public TransportExecutor {
   // returns how many.
   std::uint64_t histories(const transport::TransportKernel& k, const TransportBatch& b,
                           const transport::Site<double>* d_sites, bool banking);
+  // The kernel over b's rows into d_tallies, in `stream`.
   template <class Real>
   void launch(const transport::TransportKernel& k, const TransportBatch& b, const transport::Site<double>* d_sites,
-              bool banking);
+              bool banking, unsigned long long* d_tallies, cudaStream_t stream);
+  // run() without a bank: the rows in pieces, copied back as each finishes.
+  void pieces(const transport::TransportKernel& k, const TransportBatch& b, const transport::Site<double>* d_sites,
+              std::uint64_t* tallies);
 
   Device& dev_;
   int device_, sms_ = 1;
@@ -60,6 +69,8 @@ class CudaTransportExecutor : public TransportExecutor {
   DeviceBuffer arrays_, int_arrays_, tallies_, bank_, banked_, ends_, scan_scratch_, packed_, most_, counts_;
   DeviceBuffer uploaded_sites_;  // run()'s sites
   DeviceBuffer sites_[2];       // generation()'s sites and the next's
+  std::unique_ptr<Stream> streams_[2], copies_;  // made on first use, on the device
+  std::vector<std::unique_ptr<Mark>> marks_;     // a piece's end
   int current_ = 0;
   std::uint64_t kept_ = 0;      // sites kept in sites_[current_]
 };
@@ -80,6 +91,9 @@ constexpr unsigned kBlocksPerSm = 8;         // blocks a launch aims for, per mu
 // threads idle while its last histories finish, is then a smaller part of its
 // time (C5G7 in float on an H100: 2.6e7 histories/s with 4, 3.0e7 with 8).
 constexpr unsigned kPerThread = 8;
+// A fixed-source call's pieces: at most this many, each of this many histories at
+// least (enough to fill a GPU several times over).
+constexpr std::uint64_t kPieces = 4, kPieceHistories = std::uint64_t{1} << 22;
 // Registers are capped so this many blocks of the history kernel fit a
 // multiprocessor (float: 64 a thread; double: 128, where CSG's spills under 85
 // cost more than the occupancy they bought: C5G7, 1.3e7 -> 1.7e7 histories/s).
@@ -290,7 +304,7 @@ CudaTransportExecutor::CudaTransportExecutor(Device& device) : dev_(device), dev
 
 template <class Real>
 void CudaTransportExecutor::launch(const transport::TransportKernel& k, const TransportBatch& b, const Site<double>* d_sites,
-                             bool banking) {
+                                   bool banking, ull* d_tallies, cudaStream_t stream) {
   const transport::TransportArrays<Real>& a = arrays_of<Real>(k);
   Real* d_arrays = static_cast<Real*>(arrays_.room(std::max<std::size_t>(total_size(parts(a)), 1) * sizeof(Real), device_));
   int* d_ints = static_cast<int*>(int_arrays_.room(std::max<std::size_t>(total_size(int_parts(a)), 1) * sizeof(int), device_));
@@ -310,7 +324,6 @@ void CudaTransportExecutor::launch(const transport::TransportKernel& k, const Tr
   const std::uint64_t want = (std::uint64_t{kBlocksPerSm} * static_cast<unsigned>(sms_) + rows - 1) / rows;
   const auto blocks_per_row = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(want, b.chunk / (kPerThread * kBlock))));
   const std::size_t tally_bytes = rows * static_cast<std::size_t>(slots) * sizeof(ull);
-  ull* d_tallies = static_cast<ull*>(tallies_.room(tally_bytes, device_));
   // Shared memory holds the slots and the track-length mesh's runs (see DeviceSink).
   const std::size_t shared_slots = static_cast<std::size_t>(slots + v.mesh_slots()) + 1;
   const bool shared = shared_slots <= kSharedSlots;
@@ -321,9 +334,9 @@ void CudaTransportExecutor::launch(const transport::TransportKernel& k, const Tr
   for (;;) {  // once, or again with room for every history's sites
     auto* d_bank = banking ? static_cast<Site<double>*>(bank_.room(b.count * K_ * sizeof(Site<double>), device_)) : nullptr;
     auto* d_banked = banking ? static_cast<ull*>(banked_.room(b.count * sizeof(ull), device_)) : nullptr;
-    check(cudaMemset(d_tallies, 0, tally_bytes), device_, "tally reset");
-    check(cudaMemset(d_most, 0, sizeof(unsigned)), device_, "bank reset");
-    kernel<<<static_cast<unsigned>(rows * blocks_per_row), kBlock, shared ? shared_slots * sizeof(ull) : 0>>>(
+    check(cudaMemsetAsync(d_tallies, 0, tally_bytes, stream), device_, "tally reset");
+    if (banking) check(cudaMemsetAsync(d_most, 0, sizeof(unsigned), stream), device_, "bank reset");
+    kernel<<<static_cast<unsigned>(rows * blocks_per_row), kBlock, shared ? shared_slots * sizeof(ull) : 0, stream>>>(
         v, k.seed, b.stream_base + b.first, b.count, b.chunk, blocks_per_row, d_sites, static_cast<Real>(1 / b.k),
         d_tallies, slots, shared, d_bank, K_, d_banked, d_most);
     check(cudaGetLastError(), device_, "history kernel launch");
@@ -337,10 +350,12 @@ void CudaTransportExecutor::launch(const transport::TransportKernel& k, const Tr
 
 std::uint64_t CudaTransportExecutor::histories(const transport::TransportKernel& k, const TransportBatch& b,
                                          const Site<double>* d_sites, bool banking) {
+  const std::uint64_t rows = (b.count + b.chunk - 1) / b.chunk;
+  ull* d_tallies = static_cast<ull*>(tallies_.room(rows * static_cast<std::size_t>(k.slots()) * sizeof(ull), device_));
   if (k.precision == Precision::Float)
-    launch<float>(k, b, d_sites, banking);
+    launch<float>(k, b, d_sites, banking, d_tallies, nullptr);
   else
-    launch<double>(k, b, d_sites, banking);
+    launch<double>(k, b, d_sites, banking, d_tallies, nullptr);
   if (!banking || b.count == 0) return 0;
   if (b.count > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
     throw std::runtime_error("an eigenvalue generation of more than 2^31 histories on one GPU");
@@ -369,8 +384,13 @@ void CudaTransportExecutor::run(const transport::TransportKernel& k, const Trans
     check(cudaMemcpy(s, b.sites, b.count * sizeof(Site<double>), cudaMemcpyHostToDevice), device_, "site upload");
     d_sites = s;
   }
-  const std::uint64_t M = histories(k, b, d_sites, bank != nullptr);
-  if (bank && M > 0) {
+  if (!bank) {
+    pieces(k, b, d_sites, tallies);
+    call.kernel_ms = timer.ms("transport kernels");
+    return;
+  }
+  const std::uint64_t M = histories(k, b, d_sites, true);
+  if (M > 0) {
     const std::size_t at = bank->size();
     bank->resize(at + M);
     check(cudaMemcpy(bank->data() + at, packed_.get(), M * sizeof(Site<double>), cudaMemcpyDeviceToHost), device_, "bank download");
@@ -379,6 +399,43 @@ void CudaTransportExecutor::run(const transport::TransportKernel& k, const Trans
   check(cudaMemcpy(tallies, tallies_.get(), rows * static_cast<std::size_t>(k.slots()) * sizeof(ull), cudaMemcpyDeviceToHost),
         device_, "tally download");
   call.kernel_ms = timer.ms("transport kernels");
+}
+
+void CudaTransportExecutor::pieces(const transport::TransportKernel& k, const TransportBatch& b, const Site<double>* d_sites,
+                                   std::uint64_t* tallies) {
+  if (b.count == 0) return;
+  const std::uint64_t rows = (b.count + b.chunk - 1) / b.chunk;
+  const auto slots = static_cast<std::size_t>(k.slots());
+  ull* d_tallies = static_cast<ull*>(tallies_.room(rows * slots * sizeof(ull), device_));
+  const std::uint64_t P = std::max<std::uint64_t>(1, std::min({kPieces, rows, b.count / kPieceHistories}));
+  if (!copies_) {
+    for (auto& s : streams_) s = std::make_unique<Stream>(device_);
+    copies_ = std::make_unique<Stream>(device_);
+  }
+  while (marks_.size() < P) marks_.push_back(std::make_unique<Mark>(device_));
+  // Piece p: rows [rows p / P, rows (p + 1) / P), the histories of those chunks,
+  // as run_rows gives a device its share (so the same bits).
+  const auto first_row = [&](std::uint64_t p) { return rows * p / P; };
+  for (std::uint64_t p = 0; p < P; ++p) {
+    const std::uint64_t r0 = first_row(p), r1 = first_row(p + 1);
+    TransportBatch part = b;
+    part.first = b.first + r0 * b.chunk;
+    part.count = std::min(b.count, r1 * b.chunk) - r0 * b.chunk;
+    const Stream& stream = *streams_[p % 2];
+    if (k.precision == Precision::Float)
+      launch<float>(k, part, d_sites ? d_sites + r0 * b.chunk : nullptr, false, d_tallies + r0 * slots, stream);
+    else
+      launch<double>(k, part, d_sites ? d_sites + r0 * b.chunk : nullptr, false, d_tallies + r0 * slots, stream);
+    marks_[p]->record(stream);
+  }
+  for (std::uint64_t p = 0; p < P; ++p) {  // to pageable memory: each returns when its copy is done
+    const std::uint64_t r0 = first_row(p), r1 = first_row(p + 1);
+    marks_[p]->before(*copies_);
+    check(cudaMemcpyAsync(tallies + r0 * slots, d_tallies + r0 * slots, (r1 - r0) * slots * sizeof(ull), cudaMemcpyDeviceToHost,
+                          *copies_),
+          device_, "tally download");
+  }
+  check(cudaStreamSynchronize(*copies_), device_, "tally download");
 }
 
 std::uint64_t CudaTransportExecutor::generation(const transport::TransportKernel& k, const TransportBatch& b,

@@ -46,6 +46,9 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 // among the devices fewer, so a stop (taken between calls) comes within seconds.
 constexpr std::uint64_t kUnitHistories = std::uint64_t{1} << 26;
 constexpr std::uint64_t kCpuUnitHistories = std::uint64_t{1} << 22;
+// A GPU's call takes at least this many (a few milliseconds of the slab's): each
+// call ends in a tail, the last blocks running alone, and a wait for the host.
+constexpr std::uint64_t kGpuLeastHistories = std::uint64_t{1} << 24;
 constexpr std::uint64_t kGenerationRow = 4096;                    // eigenvalue: histories per row
 
 // Rows [row0, row1) of `whole` on this rank's devices, each a contiguous share, at
@@ -187,8 +190,8 @@ class FixedSourceStages : public TransportStages {
 
   bool next_stage() override { return !ran_ && (ran_ = true); }
   // Units: runs of chunks still to do, of about a 64th of the job (for progress
-  // and checkpoints), at least a chunk per CPU thread and at most kUnitHistories
-  // (kCpuUnitHistories) histories each.
+  // and checkpoints), at least a chunk per CPU thread (kGpuLeastHistories a GPU)
+  // and at most kUnitHistories (kCpuUnitHistories) histories each.
   bool dispatch(const DeviceList& devices, StageContext& context) override {
     const std::uint64_t C = run_.chunk_paths;
     std::vector<plan::Span> todo;
@@ -201,6 +204,7 @@ class FixedSourceStages : public TransportStages {
     for (const Device* d : devices) {
       least = std::max(least, d->min_unit());
       if (d->kind() == DeviceKind::Cpu) unit_histories = kCpuUnitHistories;
+      else least = std::max(least, devices.size() * ((kGpuLeastHistories + C - 1) / C));  // a unit is shared by the devices
     }
     const std::uint64_t most = unit_histories / C;
     const TransportBatch whole{0, 0, n_, C, nullptr, 1};
