@@ -1,5 +1,6 @@
 #include "app/mcsim.hpp"
 
+#include "app/exec/trace.hpp"
 #include "app/run/plan.hpp"
 #include "io/checkpoint.hpp"
 #include "reduce/mpi.hpp"
@@ -29,6 +30,7 @@ io::OutputClaim claim_output(const std::string& path, bool force) {
 }
 
 void write_job_results(const std::string& path, const io::Job& job, const io::Results& results, bool force) {
+  const TraceRange range("write");
   io::write_results(path, results, force);
   remove_job_checkpoints(path, job);
 }

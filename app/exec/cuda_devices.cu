@@ -1,5 +1,8 @@
-// CUDA devices: how many, their names, and a check of their streams.
+// CUDA devices: how many, their names, whether this binary holds code they run,
+// and a check of their streams.
 #include <cuda_runtime.h>
+
+#include <sstream>
 
 #include "app/exec/cuda_memory.hpp"
 #include "app/exec/device.hpp"
@@ -21,7 +24,76 @@ __global__ void draws_kernel(std::uint64_t seed, const std::uint64_t* subsequenc
   for (int j = 0; j < 2; ++j) normals_d[2 * i + j] = zd.z[j];
 }
 
+__global__ void probe_kernel() {}
+
+#ifndef MCSIM_CUDA_ARCHS
+#define MCSIM_CUDA_ARCHS ""
+#endif
+
+// The binary's code, from CMake's CMAKE_CUDA_ARCHITECTURES: "NN-real" is machine
+// code (SASS) for sm_NN, "NN-virtual" PTX for compute_NN, "NN" both; anything
+// else ("native", "all") leaves the lists empty and the probe alone decides.
+struct Image {
+  std::vector<int> sass, ptx;
+  std::string text = MCSIM_CUDA_ARCHS;
+};
+Image binary_image() {
+  Image im;
+  std::istringstream in(im.text);
+  for (std::string a; std::getline(in, a, ',');) {
+    const std::size_t dash = a.find('-');
+    const std::string num = a.substr(0, dash), kind = dash == std::string::npos ? "" : a.substr(dash + 1);
+    if (num.empty() || num.find_first_not_of("0123456789") != std::string::npos) continue;
+    const int arch = std::stoi(num);
+    if (kind != "virtual") im.sass.push_back(arch);
+    if (kind != "real") im.ptx.push_back(arch);
+  }
+  return im;
+}
+
+std::string arch_list(const Image& im) {
+  std::string s;
+  for (int a : im.sass) s += (s.empty() ? "" : " ") + std::string("sm_") + std::to_string(a);
+  for (int a : im.ptx) s += (s.empty() ? "" : " ") + std::string("compute_") + std::to_string(a) + " (PTX)";
+  return s.empty() ? im.text : s;
+}
+
+// How device `ordinal` runs this binary: natively (machine code of its generation,
+// same major and no newer minor), by JIT from PTX no newer than it, or not at all
+// (the probe kernel cannot load: no image, or PTX newer than the driver reads).
+struct Fit {
+  bool usable;
+  std::string how;
+};
+Fit fit(int ordinal, const cudaDeviceProp& p) {
+  const int cc = 10 * p.major + p.minor;
+  cudaFuncAttributes attr{};
+  int before = 0;
+  cudaGetDevice(&before);
+  cudaError_t e = cudaSetDevice(ordinal);
+  if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, probe_kernel);
+  cudaGetLastError();
+  cudaSetDevice(before);
+  const Image im = binary_image();
+  if (e != cudaSuccess)
+    return {false, "cannot run this mcsim (" + std::string(cudaGetErrorString(e)) + "): the GPU is sm_" + std::to_string(cc) +
+                       ", the binary holds " + arch_list(im) + "; rebuild with cmake -DCMAKE_CUDA_ARCHITECTURES=" +
+                       std::to_string(cc) + " (or =native), or run with --backend cpu"};
+  for (int a : im.sass)
+    if (a / 10 == cc / 10 && a <= cc) return {true, "runs natively (sm_" + std::to_string(a) + " code)"};
+  for (int a : im.ptx)
+    if (a <= cc) return {true, "runs by JIT from compute_" + std::to_string(a) + " PTX (the first launch compiles it)"};
+  return {true, "runs (sm_" + std::to_string(attr.binaryVersion) + " code)"};
+}
+
 }  // namespace
+
+std::string cuda_device_unusable(int ordinal) {
+  cudaDeviceProp p{};
+  check_cuda(cudaGetDeviceProperties(&p, ordinal), ordinal, "device query");
+  const Fit f = fit(ordinal, p);
+  return f.usable ? std::string() : "cuda:" + std::to_string(ordinal) + " " + p.name + " " + f.how;
+}
 
 int cuda_device_count(std::string* why) {
   int count = 0;
@@ -52,7 +124,7 @@ std::vector<std::string> cuda_device_report() {
     lines.push_back("cuda:" + std::to_string(d) + "  " + p.name + "  compute " +
                     std::to_string(p.major) + "." + std::to_string(p.minor) + "  " +
                     std::to_string(p.multiProcessorCount) + " SMs  " +
-                    std::to_string(p.totalGlobalMem >> 20) + " MiB");
+                    std::to_string(p.totalGlobalMem >> 20) + " MiB  " + fit(d, p).how);
   }
   return lines;
 }

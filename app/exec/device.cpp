@@ -106,7 +106,10 @@ Devices make_devices(io::BackendChoice choice) {
   std::string why;
   const int count = choice == io::BackendChoice::Cpu ? 0 : cuda_device_count(&why);
   if (count > 0) {
-    const auto add = [&](int d) { out.push_back(std::make_unique<Device>(DeviceKind::Cuda, d, cuda_device_name(d))); };
+    const auto add = [&](int d) {
+      if (const std::string why_not = cuda_device_unusable(d); !why_not.empty()) throw std::runtime_error(why_not);
+      out.push_back(std::make_unique<Device>(DeviceKind::Cuda, d, cuda_device_name(d)));
+    };
     if (mpi::local_size() > 1) add(mpi::local_rank() % count);
     else
       for (int d = 0; d < count; ++d) add(d);

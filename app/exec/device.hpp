@@ -16,6 +16,7 @@
 #include <typeindex>
 #include <vector>
 
+#include "app/exec/trace.hpp"
 #include "io/config.hpp"
 
 namespace mcsim {
@@ -90,7 +91,8 @@ class Device {
 // One call's figures, added to its device when the call ends (however it ends).
 class TimedCall {
  public:
-  TimedCall(Device& device, std::uint64_t paths) : device_(device), paths_(paths), start_(std::chrono::steady_clock::now()) {}
+  TimedCall(Device& device, std::uint64_t paths)
+      : device_(device), paths_(paths), start_(std::chrono::steady_clock::now()), range_(device.name().c_str()) {}
   ~TimedCall() {
     device_.add_time(std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(), kernel_ms, paths_);
   }
@@ -102,6 +104,7 @@ class TimedCall {
   Device& device_;
   std::uint64_t paths_;
   std::chrono::steady_clock::time_point start_;
+  TraceRange range_;  // the call on the profiler's timeline, named after the device
 };
 
 // A family's executor for the device's kind, from its CPU and CUDA makers (the
@@ -130,6 +133,9 @@ std::unique_ptr<Device> make_cpu_device();
 // How many are usable, or 0 with the reason in *why.
 int cuda_device_count(std::string* why);
 std::string cuda_device_name(int ordinal);  // "cuda:N NAME"
+// Empty when this binary holds code device `ordinal` runs; else why not and how to
+// rebuild (a run stops on it before any work).
+std::string cuda_device_unusable(int ordinal);
 // One line per CUDA device, or the reason there is none.
 std::vector<std::string> cuda_device_report();
 

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "app/exec/trace.hpp"
 #include "app/run/signals.hpp"
 #include "reduce/mpi.hpp"
 
@@ -37,6 +38,7 @@ void Checkpointer::save_if_due() {
 
 void Checkpointer::write() {
   if (!enabled() || !failure_.empty()) return;
+  const TraceRange range("checkpoint");
   try {
     auto state = family_.checkpoint();
     if (state)
@@ -82,6 +84,7 @@ ScenarioRun run_stages(StagedJob& family, const io::Job& job, const RunOptions& 
     while (family.next_stage()) {
       bool finished = false;
       try {
+        const TraceRange range("dispatch");
         finished = family.dispatch(devices, context);
       } catch (...) {
         checkpoints.save();  // what finished stays usable
@@ -92,6 +95,7 @@ ScenarioRun run_stages(StagedJob& family, const io::Job& job, const RunOptions& 
         checkpoints.save();
         throw stopped_by_signal(checkpoints.enabled());
       }
+      const TraceRange range("reduce stage");
       const auto parts = many ? mpi::gather(mpi::master() ? std::string() : family.stage_partial())
                               : std::vector<std::string>(1);
       std::string decision = mpi::master() ? family.reduce_stage(parts) : std::string();
@@ -113,6 +117,7 @@ ScenarioRun run_stages(StagedJob& family, const io::Job& job, const RunOptions& 
   const double stages_s = since(t_stages);
 
   const auto t_results = Clock::now();
+  const TraceRange range("results");
   const auto parts = many ? mpi::gather(mpi::master() ? std::string() : family.final_partial()) : std::vector<std::string>(1);
   ScenarioRun out;
   if (mpi::master()) out = family.results(parts, devices, stages_s);

@@ -8,6 +8,7 @@
 #include <ctime>
 #include <stdexcept>
 
+#include "app/exec/trace.hpp"
 #include "app/run/families.hpp"
 #include "app/run/plan.hpp"
 #include "app/run/signals.hpp"
@@ -197,7 +198,10 @@ io::Results run_job(const io::Job& job, const RunOptions& options) {
 
 io::Results run_job(const io::Job& config, const RunOptions& options, const DeviceList& devices) {
   const auto t_start = Clock::now();
-  const io::Job job = plan::planned(config);
+  const io::Job job = [&] {
+    const TraceRange range("plan");
+    return plan::planned(config);
+  }();
   std::vector<DeviceTiming> before;
   for (const Device* d : devices) before.push_back(d->timing());
   const std::size_t n = std::max<std::size_t>(job.scenarios.size(), 1);
