@@ -298,6 +298,30 @@ TEST_CASE("scenario results keep their order and differences in the file", "[sce
   fs::remove_all(dir);
 }
 
+TEST_CASE("a job with an unfinished scenario's checkpoint is refused before any scenario runs", "[scenarios][checkpoint]") {
+  const fs::path dir = fs::temp_directory_path() / "mcsim-scenarios-refused";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string path = (dir / "r.h5").string();
+  const io::Job job = io::load_job_text(option_job("european", "call") +
+                                            "scenarios: [{ name: up, set: { model.process.volatility: 0.3 } }]\n",
+                                        "job.yaml");
+  RunOptions opt{io::BackendChoice::Cpu, false, "test", path};
+  opt.scenario_checkpoint_s = 0;  // every finished scenario leaves one
+  run_job(job, opt);
+  io::remove_checkpoints(path);  // base's: only the second scenario's is left
+  const auto left = io::find_checkpoints(scenario_checkpoint_path(path, job, 1));
+  REQUIRE(left.size() == 1);
+  try {
+    run_job(job, opt);
+    FAIL("a run over an unfinished one started");
+  } catch (const std::runtime_error& e) {
+    CHECK(std::string(e.what()).find("a checkpoint of an unfinished run exists (" + left.front() + ")") != std::string::npos);
+  }
+  CHECK(io::find_checkpoints(path).empty());  // base did not run (it would have left its checkpoint)
+  fs::remove_all(dir);
+}
+
 TEST_CASE("scenarios of a job with a target error run the base scenario's paths", "[scenarios]") {
   const io::Results r = run_cpu(option_job("european", "call", "", ", target_rel_error: 0.01") +
                                 "scenarios: [{ name: up, set: { model.process.volatility: 0.3 } }]\n");

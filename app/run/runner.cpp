@@ -100,13 +100,20 @@ void results_header(const io::Job& job, const RunOptions& options, const std::st
   r->ranks = static_cast<std::uint64_t>(mpi::size());
 }
 
-}  // namespace
 
-namespace {
 std::runtime_error unfinished_run(const std::string& checkpoint) {
   return std::runtime_error("a checkpoint of an unfinished run exists (" + checkpoint +
                             "): pass --resume to continue it, or --force to start over");
 }
+
+// Every scenario's checkpoint name (scenario_checkpoint_path), base first.
+std::vector<std::string> scenario_checkpoint_paths(const std::string& results_path, const io::Job& job) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < std::max<std::size_t>(job.scenarios.size(), 1); ++i)
+    out.push_back(scenario_checkpoint_path(results_path, job, i));
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, io::Checkpoint>> resume_checkpoints(const RunOptions& opt, const std::string& fingerprint,
@@ -169,15 +176,6 @@ std::string scenario_checkpoint_path(const std::string& results_path, const io::
   if (i == 0 || results_path.empty()) return results_path;
   return io::results_base(results_path) + "." + job.scenarios.at(i).name + ".h5";
 }
-
-namespace {
-std::vector<std::string> scenario_checkpoint_paths(const std::string& results_path, const io::Job& job) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < std::max<std::size_t>(job.scenarios.size(), 1); ++i)
-    out.push_back(scenario_checkpoint_path(results_path, job, i));
-  return out;
-}
-}  // namespace
 
 void remove_job_checkpoints(const std::string& results_path, const io::Job& job) {
   io::remove_checkpoints(scenario_checkpoint_paths(results_path, job));
